@@ -1,0 +1,34 @@
+"""cpqueens: declarative N-Queens-family models, counted exactly by several solvers.
+
+>>> import cpqueens
+>>> cpqueens.model(6).count(backend="bitmask")
+4
+"""
+
+from cpqueens.backends import backends
+from cpqueens.board import Board
+from cpqueens.errors import (
+    BackendUnavailableError,
+    CpqueensError,
+    CrossCheckError,
+    IncompleteSearchError,
+    NotSupportedError,
+)
+from cpqueens.model import Model, model
+from cpqueens.solution import Solution
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BackendUnavailableError",
+    "Board",
+    "CpqueensError",
+    "CrossCheckError",
+    "IncompleteSearchError",
+    "Model",
+    "NotSupportedError",
+    "Solution",
+    "__version__",
+    "backends",
+    "model",
+]

@@ -1,0 +1,172 @@
+"""The reference backend: the seeds' row / ld / rd bitmask DFS on Python integers.
+
+Bit c of a row mask stands for column c, so taking the lowest set bit first
+(``p = pos & -pos``) visits columns in ascending order and the solutions come
+out in lexicographic order. Python integers have no width limit: any n works.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from cpqueens.backends._translate import unsupported
+from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Placed
+
+NAME = "bitmask"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A model read into bitmasks: per colour, the allowed columns of each row."""
+
+    n: int
+    allowed: tuple[tuple[int, ...], ...]  # allowed[colour][row]
+    offsets: tuple[frozenset[int], ...]  # the AllDifferent offsets of each colour
+    disjoint: frozenset[tuple[int, int]]  # colour pairs (a < b) that share no cell
+
+
+def compile_plan(model) -> Plan:
+    """Translate ``model.constraints`` into per-colour, per-row allowed-column masks."""
+    n, colours = model.n, model.colours
+    full = (1 << n) - 1
+    allowed = [[full] * n for _ in range(colours)]
+    offsets: list[set[int]] = [set() for _ in range(colours)]
+    placed: list[tuple[int, int, int]] = []
+    disjoint: set[tuple[int, int]] = set()
+    for constraint in model.constraints:
+        if isinstance(constraint, AllDifferent):
+            offsets[constraint.colour].add(constraint.offset)
+        elif isinstance(constraint, Forbidden):
+            for row, col in constraint.cells:
+                for masks in allowed:
+                    masks[row] &= ~(1 << col)
+        elif isinstance(constraint, Placed):
+            placed.extend((constraint.colour, row, col) for row, col in constraint.cells)
+        elif isinstance(constraint, Disjoint):
+            group = sorted(constraint.colours)
+            disjoint.update((a, b) for i, a in enumerate(group) for b in group[i + 1 :])
+        else:
+            raise unsupported(NAME, constraint)
+    for colour, row, col in placed:
+        masks = allowed[colour]
+        masks[row] &= 1 << col
+        # The placed queen takes its column and diagonals from every other row.
+        for other in range(n):
+            if other != row:
+                distance = other - row
+                attacked = {c: col + c * distance for c in (0, -1) if c in offsets[colour]}
+                if 1 in offsets[colour]:
+                    attacked[1] = col - distance
+                for target in attacked.values():
+                    if 0 <= target < n:
+                        masks[other] &= ~(1 << target)
+    return Plan(
+        n,
+        tuple(tuple(masks) for masks in allowed),
+        tuple(frozenset(o) for o in offsets),
+        frozenset(disjoint),
+    )
+
+
+def placements(
+    n: int, allowed: Sequence[int], offsets: frozenset[int]
+) -> Iterator[tuple[int, ...]]:
+    """Yield every one-colour placement (a column per row) in lexicographic order."""
+    full = (1 << n) - 1
+    use_cols, use_diag, use_anti = 0 in offsets, -1 in offsets, 1 in offsets
+    cols, diag, anti = [0] * n, [0] * n, [0] * n
+    avail = [0] * n
+    columns = [0] * n
+    avail[0] = allowed[0]
+    row = 0
+    while row >= 0:
+        free = avail[row]
+        if not free:
+            row -= 1
+            continue
+        bit = free & -free
+        avail[row] = free ^ bit
+        columns[row] = bit.bit_length() - 1
+        if row == n - 1:
+            yield tuple(columns)
+            continue
+        cols[row + 1] = cols[row] | bit if use_cols else 0
+        diag[row + 1] = ((diag[row] | bit) << 1) & full if use_diag else 0
+        anti[row + 1] = (anti[row] | bit) >> 1 if use_anti else 0
+        row += 1
+        avail[row] = allowed[row] & ~(cols[row] | diag[row] | anti[row])
+
+
+def count_placements(n: int, allowed: Sequence[int], offsets: frozenset[int]) -> int:
+    """The number of one-colour placements, by the recursive bitmask DFS."""
+    if n + 50 > sys.getrecursionlimit():
+        return sum(1 for _ in placements(n, allowed, offsets))
+    full = (1 << n) - 1
+    use_cols, use_diag, use_anti = 0 in offsets, -1 in offsets, 1 in offsets
+    last = n - 1
+
+    def search(row: int, cols: int, diag: int, anti: int) -> int:
+        free = allowed[row] & ~(cols | diag | anti)
+        if row == last:
+            return free.bit_count()
+        total = 0
+        while free:
+            bit = free & -free
+            free ^= bit
+            total += search(
+                row + 1,
+                cols | bit if use_cols else 0,
+                ((diag | bit) << 1) & full if use_diag else 0,
+                (anti | bit) >> 1 if use_anti else 0,
+            )
+        return total
+
+    return search(0, 0, 0, 0)
+
+
+def _colour_masks(plan: Plan, colour: int, earlier: Sequence[tuple[int, ...]]) -> list[int]:
+    """Colour ``colour``'s allowed masks, less the cells of earlier colours it must not share."""
+    masks = list(plan.allowed[colour])
+    for other, columns in enumerate(earlier):
+        if (other, colour) in plan.disjoint:
+            for row, col in enumerate(columns):
+                masks[row] &= ~(1 << col)
+    return masks
+
+
+def _nested(
+    plan: Plan, earlier: tuple[tuple[int, ...], ...]
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    colour = len(earlier)
+    masks = _colour_masks(plan, colour, earlier)
+    for columns in placements(plan.n, masks, plan.offsets[colour]):
+        found = (*earlier, columns)
+        if len(found) == len(plan.allowed):
+            yield found
+        else:
+            yield from _nested(plan, found)
+
+
+def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Lazily yield every solution, one column tuple per colour, in lexicographic order."""
+    yield from _nested(compile_plan(model), ())
+
+
+def count(model) -> int:
+    """The exact number of solutions."""
+    plan = compile_plan(model)
+    last = len(plan.allowed) - 1
+
+    def nested_count(earlier: tuple[tuple[int, ...], ...]) -> int:
+        colour = len(earlier)
+        masks = _colour_masks(plan, colour, earlier)
+        if colour == last:
+            return count_placements(plan.n, masks, plan.offsets[colour])
+        return sum(
+            nested_count((*earlier, columns))
+            for columns in placements(plan.n, masks, plan.offsets[colour])
+        )
+
+    return nested_count(())

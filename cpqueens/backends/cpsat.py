@@ -1,0 +1,170 @@
+"""The default backend: OR-Tools CP-SAT solution enumeration.
+
+The model reads like the mathematics: one integer variable per row and colour,
+three AllDifferent constraints per colour. Enumeration always runs with exactly
+one CP-SAT worker (parallel enumeration duplicates and loses solutions) and a
+fixed search strategy, rows in order and smallest column first, which is both
+faster and yields the solutions in lexicographic order.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+
+from ortools.sat.python import cp_model
+
+from cpqueens.backends._translate import unsupported
+from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.errors import IncompleteSearchError
+
+NAME = "cpsat"
+
+# How many solutions the solver thread may run ahead of a lazy consumer.
+_QUEUE_SIZE = 256
+
+
+def build(model) -> tuple[cp_model.CpModel, list[list[cp_model.IntVar]]]:
+    """Translate ``model.constraints`` into a CP-SAT model and its q[colour][row] variables."""
+    n, colours = model.n, model.colours
+    domains = [[set(range(n)) for _ in range(n)] for _ in range(colours)]
+    all_different: list[AllDifferent] = []
+    disjoint: list[Disjoint] = []
+    for constraint in model.constraints:
+        if isinstance(constraint, AllDifferent):
+            all_different.append(constraint)
+        elif isinstance(constraint, Forbidden):
+            # Blocked cells are removed from every colour's domains.
+            for row, col in constraint.cells:
+                for colour_domains in domains:
+                    colour_domains[row].discard(col)
+        elif isinstance(constraint, Placed):
+            # A placed queen fixes its row's variable.
+            for row, col in constraint.cells:
+                domains[constraint.colour][row] &= {col}
+        elif isinstance(constraint, Disjoint):
+            disjoint.append(constraint)
+        else:
+            raise unsupported(NAME, constraint)
+
+    cp = cp_model.CpModel()
+    if any(not cells for colour_domains in domains for cells in colour_domains):
+        # A row with no free cell: CP-SAT rejects empty domains, so state the
+        # contradiction as an empty clause and keep the variables well-formed.
+        cp.add_bool_or([])
+        domains = [[cells or {0} for cells in colour_domains] for colour_domains in domains]
+    q = [
+        [
+            cp.new_int_var_from_domain(
+                cp_model.Domain.from_values(sorted(domains[colour][row])), f"q{colour}_{row}"
+            )
+            for row in range(n)
+        ]
+        for colour in range(colours)
+    ]
+    # No two queens of one colour share a column or a diagonal.
+    for constraint in all_different:
+        cp.add_all_different(q[constraint.colour][r] + constraint.offset * r for r in range(n))
+    # No cell holds two queens: in every row the colours take different columns.
+    for constraint in disjoint:
+        for row in range(n):
+            cp.add_all_different(q[colour][row] for colour in constraint.colours)
+    # Rows in order, smallest column first: fast, and lexicographic.
+    cp.add_decision_strategy(
+        [var for colour_vars in q for var in colour_vars],
+        cp_model.CHOOSE_FIRST,
+        cp_model.SELECT_MIN_VALUE,
+    )
+    return cp, q
+
+
+def _solver() -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    return solver
+
+
+def _check_complete(status: int, solver: cp_model.CpSolver) -> None:
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        raise IncompleteSearchError(
+            "CP-SAT stopped before enumerating every solution "
+            f"(status {solver.status_name(status)})"
+        )
+
+
+class _Counter(cp_model.CpSolverSolutionCallback):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found = 0
+
+    def on_solution_callback(self) -> None:
+        self.found += 1
+
+
+def count(model) -> int:
+    """The exact number of solutions; raises IncompleteSearchError if the search stopped early."""
+    cp, _ = build(model)
+    solver = _solver()
+    counter = _Counter()
+    status = solver.solve(cp, counter)
+    _check_complete(status, solver)
+    return counter.found
+
+
+class _Feeder(cp_model.CpSolverSolutionCallback):
+    """Hands each solution to a bounded queue; stops the search when told to."""
+
+    def __init__(self, q: list[list[cp_model.IntVar]], out: queue.Queue, stop: threading.Event):
+        super().__init__()
+        self._q, self._out, self._stop = q, out, stop
+
+    def on_solution_callback(self) -> None:
+        found = tuple(tuple(self.value(var) for var in row_vars) for row_vars in self._q)
+        while not self._stop.is_set():
+            try:
+                self._out.put(("solution", found), timeout=0.05)
+                return
+            except queue.Full:
+                continue
+        self.stop_search()
+
+
+def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Lazily yield every solution in lexicographic order; the solver runs in a thread."""
+    cp, q = build(model)
+    solver = _solver()
+    out: queue.Queue = queue.Queue(maxsize=_QUEUE_SIZE)
+    stop = threading.Event()
+    feeder = _Feeder(q, out, stop)
+
+    def run() -> None:
+        try:
+            status = solver.solve(cp, feeder)
+            out_item = ("done", status)
+        except BaseException as error:  # handed to the consumer, raised there
+            out_item = ("error", error)
+        while not stop.is_set():
+            try:
+                out.put(out_item, timeout=0.05)
+                return
+            except queue.Full:
+                continue
+
+    thread = threading.Thread(target=run, name="cpqueens-cpsat", daemon=True)
+    thread.start()
+    try:
+        while True:
+            kind, value = out.get()
+            if kind == "solution":
+                yield value
+            elif kind == "error":
+                raise value
+            else:
+                _check_complete(value, solver)
+                return
+    finally:
+        stop.set()
+        thread.join()

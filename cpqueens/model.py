@@ -1,0 +1,141 @@
+"""Model: a board, its colours and placed queens, stated as constraints.
+
+A model is immutable and knows no solver; ``constraints`` is the whole problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+
+from cpqueens.backends import backends as installed_backends
+from cpqueens.backends import get as get_backend
+from cpqueens.board import Board, check_cells, check_size
+from cpqueens.constraints import AllDifferent, Cell, Constraint, Disjoint, Forbidden, Placed
+from cpqueens.errors import CrossCheckError
+from cpqueens.solution import Solution
+
+DEFAULT_BACKEND = "cpsat"
+
+
+@dataclass(frozen=True)
+class Model:
+    """An N-Queens-family problem: ``colours`` non-attacking queen sets on ``board``.
+
+    Each colour places one queen per row; no two queens of one colour attack
+    each other; no cell holds two queens; ``placed`` are colour-0 queens that
+    every solution contains.
+    """
+
+    board: Board
+    colours: int = 1
+    placed: tuple[Cell, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise TypeError(f"board must be a cpqueens.Board, got {self.board!r}")
+        if isinstance(self.colours, bool) or not isinstance(self.colours, int):
+            raise TypeError(f"colours must be an int >= 1, got {self.colours!r}")
+        if self.colours < 1:
+            raise ValueError(f"colours must be an int >= 1, got {self.colours}")
+        placed = check_cells(self.placed, self.board.n, "placed queen")
+        rows: dict[int, Cell] = {}
+        for cell in placed:
+            if cell[0] in rows:
+                raise ValueError(
+                    f"placed queens {rows[cell[0]]!r} and {cell!r} share row {cell[0]}: "
+                    "expected at most one placed queen per row"
+                )
+            rows[cell[0]] = cell
+        object.__setattr__(self, "placed", placed)
+
+    @property
+    def n(self) -> int:
+        """The board size."""
+        return self.board.n
+
+    @property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The whole problem as declarative constraint objects."""
+        result: list[Constraint] = [
+            AllDifferent(colour, offset) for colour in range(self.colours) for offset in (0, 1, -1)
+        ]
+        if self.board.blocked:
+            result.append(Forbidden(self.board.blocked))
+        if self.placed:
+            result.append(Placed(self.placed, colour=0))
+        if self.colours > 1:
+            result.append(Disjoint(tuple(range(self.colours))))
+        return tuple(result)
+
+    def with_placed(self, cells: Iterable[Cell]) -> Model:
+        """The same model with more colour-0 queens placed."""
+        return Model(self.board, self.colours, self.placed + tuple(cells))
+
+    def count(self, backend: str = DEFAULT_BACKEND) -> int:
+        """The exact number of solutions, found by ``backend``."""
+        return get_backend(backend).count(self)
+
+    def solutions(
+        self, backend: str = DEFAULT_BACKEND, limit: int | None = None
+    ) -> Iterator[Solution]:
+        """Lazily yield solutions in lexicographic order, at most ``limit``.
+
+        The order is that of colour 0's columns row by row, then colour 1's, and so on.
+        """
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
+        ):
+            raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+        found = get_backend(backend).solutions(self)
+        if limit is not None:
+            found = islice(found, limit)
+        for by_colour in found:
+            yield Solution(by_colour, self.board)
+
+    def first(self, backend: str = DEFAULT_BACKEND) -> Solution | None:
+        """The lexicographically first solution, or None if there is none."""
+        solutions = self.solutions(backend, limit=1)
+        try:
+            return next(solutions, None)
+        finally:
+            solutions.close()
+
+    def exists(self, backend: str = DEFAULT_BACKEND) -> bool:
+        """Whether the model has at least one solution."""
+        return self.first(backend) is not None
+
+    def cross_check(self) -> int:
+        """Count with every installed backend; return the count, or raise if any two disagree."""
+        counts = {name: self.count(name) for name in installed_backends()}
+        if len(set(counts.values())) != 1:
+            found = ", ".join(f"{name}={value}" for name, value in counts.items())
+            raise CrossCheckError(f"backends disagree on the count: {found}")
+        return next(iter(counts.values()))
+
+    def __str__(self) -> str:
+        head = f"Model: {self.n}x{self.n} board, {self.colours} colour(s) of {self.n} queens"
+        return "\n".join([head, *(f"  {c}" for c in self.constraints)])
+
+
+def model(
+    n: int | Board,
+    blocked: Iterable[Cell] = (),
+    *,
+    colours: int = 1,
+    placed: Iterable[Cell] = (),
+) -> Model:
+    """Build a model: an n x n board (or a ``Board``), blocked cells, colours, placed queens.
+
+    >>> model(8).count(backend="bitmask")
+    92
+    >>> model(4, colours=2).count(backend="bitmask")
+    2
+    """
+    if isinstance(n, Board):
+        board = Board(n.n, n.blocked + check_cells(blocked, n.n, "blocked cell"))
+    else:
+        size = check_size(n)
+        board = Board(size, check_cells(blocked, size, "blocked cell"))
+    return Model(board, colours, check_cells(placed, board.n, "placed queen"))

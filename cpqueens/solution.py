@@ -1,0 +1,53 @@
+"""Solution: the column of every queen, per colour, and its text drawing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cpqueens.board import Board
+
+#: The letter drawn for each colour's queens; colour 0 is the seeds' 'Q'.
+COLOUR_LETTERS = "QWXYZABCDEFGHIJKLMNOPRSTUV"
+EMPTY = "."
+BLOCKED = "#"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One solution: ``by_colour[k][r]`` is the column of colour k's queen in row r.
+
+    >>> s = Solution(((1, 3, 0, 2),), Board(4))
+    >>> s.columns
+    (1, 3, 0, 2)
+    >>> print(s)
+    .Q..
+    ...Q
+    Q...
+    ..Q.
+    """
+
+    by_colour: tuple[tuple[int, ...], ...]
+    board: Board
+
+    @property
+    def columns(self) -> tuple[int, ...]:
+        """The column of colour 0's queen in each row."""
+        return self.by_colour[0]
+
+    @property
+    def cells(self) -> tuple[tuple[int, int, int], ...]:
+        """Every queen as (colour, row, col)."""
+        return tuple(
+            (colour, row, col)
+            for colour, columns in enumerate(self.by_colour)
+            for row, col in enumerate(columns)
+        )
+
+    def __str__(self) -> str:
+        n = self.board.n
+        grid = [[EMPTY] * n for _ in range(n)]
+        for row, col in self.board.blocked:
+            grid[row][col] = BLOCKED
+        for colour, row, col in self.cells:
+            grid[row][col] = COLOUR_LETTERS[colour % len(COLOUR_LETTERS)]
+        return "\n".join("".join(line) for line in grid)
