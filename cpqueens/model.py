@@ -25,12 +25,14 @@ class Model:
 
     Each colour places one queen per row; no two queens of one colour attack
     each other; no cell holds two queens; ``placed`` are colour-0 queens that
-    every solution contains.
+    every solution contains. ``extra`` holds further constraints that narrow
+    the same problem: the splitter's colour-1 queens, symmetry-breaking rules.
     """
 
     board: Board
     colours: int = 1
     placed: tuple[Cell, ...] = ()
+    extra: tuple[Constraint, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.board, Board):
@@ -49,6 +51,7 @@ class Model:
                 )
             rows[cell[0]] = cell
         object.__setattr__(self, "placed", placed)
+        object.__setattr__(self, "extra", tuple(self.extra))
 
     @property
     def n(self) -> int:
@@ -67,15 +70,26 @@ class Model:
             result.append(Placed(self.placed, colour=0))
         if self.colours > 1:
             result.append(Disjoint(tuple(range(self.colours))))
-        return tuple(result)
+        return (*result, *self.extra)
 
     def with_placed(self, cells: Iterable[Cell]) -> Model:
         """The same model with more colour-0 queens placed."""
-        return Model(self.board, self.colours, self.placed + tuple(cells))
+        return Model(self.board, self.colours, self.placed + tuple(cells), self.extra)
 
-    def count(self, backend: str = DEFAULT_BACKEND) -> int:
-        """The exact number of solutions, found by ``backend``."""
-        return get_backend(backend).count(self)
+    def with_constraints(self, *constraints: Constraint) -> Model:
+        """The same model narrowed by more constraints."""
+        return Model(self.board, self.colours, self.placed, self.extra + constraints)
+
+    def count(self, backend: str = DEFAULT_BACKEND, *, workers: int | None = None) -> int:
+        """The exact number of solutions, found by ``backend``.
+
+        The search is split into subproblems (using the mirror and colour
+        symmetries where the model has them) and run on ``workers`` processes;
+        None means every core for a search big enough to pay for it.
+        """
+        from cpqueens.counting import count
+
+        return count(self, backend, workers=workers)
 
     def solutions(
         self, backend: str = DEFAULT_BACKEND, limit: int | None = None

@@ -1,0 +1,124 @@
+"""Splitting a model into independent subproblems whose weighted counts add up to its count.
+
+A subproblem is the same model with more queens placed, so every backend can
+solve it. Two symmetries cut the work where the model allows them:
+
+- mirror: if the model maps onto itself under (r, c) -> (r, n-1-c), a queen on
+  the left of the first split row stands for its mirror image too (weight 2),
+  one in the middle column for itself (weight 1), one on the right is skipped;
+- colours: if no constraint names a particular colour, the k colours are
+  interchangeable and every solution has k! images with the colours permuted,
+  exactly one of which takes increasing columns in row 0 (weight k!).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from math import factorial
+
+from cpqueens.constraints import Cell, Placed
+from cpqueens.model import Model
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """A narrowed model and how many solutions of the whole each of its solutions stands for."""
+
+    model: Model
+    weight: int
+
+
+def is_mirror_symmetric(model: Model) -> bool:
+    """Whether the reflection (r, c) -> (r, n-1-c) maps the model onto itself.
+
+    >>> from cpqueens import model
+    >>> is_mirror_symmetric(model(5, blocked=[(0, 1), (0, 3)]))
+    True
+    >>> is_mirror_symmetric(model(5, blocked=[(0, 1)]))
+    False
+    """
+    n = model.n
+    if model.extra:
+        return False  # unknown extra constraints: assume nothing
+    for cells in (model.board.blocked, model.placed):
+        if {(r, n - 1 - c) for r, c in cells} != set(cells):
+            return False
+    return True
+
+
+def colours_interchangeable(model: Model) -> bool:
+    """Whether permuting the colours maps the model onto itself (no colour-specific constraint)."""
+    return model.colours > 1 and not model.placed and not model.extra
+
+
+def _attacks(a: Cell, b: Cell) -> bool:
+    return a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+
+
+def subproblems(model: Model, depth: int = 1, *, symmetry: bool = True) -> tuple[Subproblem, ...]:
+    """Split ``model`` on its first ``depth`` rows without a placed queen.
+
+    The weighted counts of the subproblems add up to the model's count.
+
+    >>> from cpqueens import model
+    >>> parts = subproblems(model(8))
+    >>> [(p.model.placed, p.weight) for p in parts]
+    [(((0, 0),), 2), (((0, 1),), 2), (((0, 2),), 2), (((0, 3),), 2)]
+    >>> sum(p.weight * p.model.count(backend="bitmask") for p in parts)
+    92
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"split depth must be an int >= 0, got {depth!r}")
+    n = model.n
+    taken = {r for r, _ in model.placed}
+    rows = [r for r in range(n) if r not in taken][:depth]
+    if not rows:
+        return (Subproblem(model, 1),)
+    blocked = set(model.board.blocked)
+    found: list[Subproblem] = []
+
+    if symmetry and colours_interchangeable(model):
+        # Row 0 (no queen is placed): one column per colour, increasing across colours.
+        k = model.colours
+        free = [c for c in range(n) if (rows[0], c) not in blocked]
+        for columns in combinations(free, k):
+            narrowed = model.with_constraints(
+                *(Placed(((rows[0], c),), colour) for colour, c in enumerate(columns) if colour)
+            )
+            found.extend(
+                _extend(narrowed, [(rows[0], columns[0])], rows[1:], blocked, factorial(k))
+            )
+        return tuple(found)
+
+    mirror = symmetry and is_mirror_symmetric(model)
+    for c in range(n):
+        weight = 1
+        if mirror:
+            if c > n - 1 - c:
+                continue
+            weight = 2 if c < n - 1 - c else 1
+        cell = (rows[0], c)
+        if cell in blocked or any(_attacks(cell, p) for p in model.placed):
+            continue
+        found.extend(_extend(model, [cell], rows[1:], blocked, weight))
+    return tuple(found)
+
+
+def _extend(
+    model: Model,
+    chosen: list[Cell],
+    rows: list[int],
+    blocked: set[Cell],
+    weight: int,
+) -> list[Subproblem]:
+    """Every way to add non-attacking colour-0 queens on ``rows`` to ``chosen``, then place them."""
+    if not rows:
+        return [Subproblem(model.with_placed(chosen), weight)]
+    found = []
+    for c in range(model.n):
+        cell = (rows[0], c)
+        if cell in blocked or any(_attacks(cell, p) for p in (*model.placed, *chosen)):
+            continue
+        found.extend(_extend(model, [*chosen, cell], rows[1:], blocked, weight))
+    return found

@@ -1,0 +1,72 @@
+"""Splitting: weighted subproblem counts add up exactly, symmetric boards or not."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cpqueens
+from cpqueens.split import colours_interchangeable, is_mirror_symmetric, subproblems
+from tests import oracle
+
+
+@st.composite
+def boards(draw, mirrored):
+    n = draw(st.integers(1, 7))
+    cells = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n))
+    if mirrored:
+        cells += [(r, n - 1 - c) for r, c in cells]
+    placed = []
+    if draw(st.booleans()):
+        row = draw(st.integers(0, n - 1))
+        placed = [(row, (n - 1) // 2 if mirrored and n % 2 else draw(st.integers(0, n - 1)))]
+        if mirrored and n % 2 == 0:
+            placed = []
+    return n, cells, placed, draw(st.integers(1, 3))
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards(mirrored=True) | boards(mirrored=False), st.integers(0, 3))
+def test_weighted_subproblems_add_up(drawn, depth):
+    n, blocked, placed, colours = drawn
+    model = cpqueens.model(n, blocked, colours=colours, placed=placed)
+    expected = len(oracle.solutions(n, blocked, placed, colours))
+    parts = subproblems(model, depth)
+    assert sum(p.weight * p.model.count(backend="bitmask", workers=1) for p in parts) == expected
+    # Without symmetry the subproblems partition the solutions.
+    plain = subproblems(model, depth, symmetry=False)
+    assert all(p.weight == 1 for p in plain)
+    assert sum(p.model.count(backend="bitmask", workers=1) for p in plain) == expected
+
+
+def test_symmetry_is_detected_not_assumed():
+    assert is_mirror_symmetric(cpqueens.model(6, blocked=[(2, 1), (2, 4)]))
+    assert not is_mirror_symmetric(cpqueens.model(6, blocked=[(2, 1)]))
+    assert not is_mirror_symmetric(cpqueens.model(6, placed=[(0, 0)]))
+    assert is_mirror_symmetric(cpqueens.model(5, placed=[(0, 2)]))
+    assert colours_interchangeable(cpqueens.model(6, colours=2))
+    assert not colours_interchangeable(cpqueens.model(6, colours=2, placed=[(0, 1)]))
+    # The mirror halves the first row; the colour symmetry takes increasing pairs.
+    assert [p.weight for p in subproblems(cpqueens.model(5))] == [2, 2, 1]
+    assert len(subproblems(cpqueens.model(6, colours=2))) == 15
+
+
+def test_bad_depth():
+    with pytest.raises(ValueError, match=r"^split depth must be an int >= 0, got -1$"):
+        subproblems(cpqueens.model(4), -1)
+
+
+@pytest.mark.parametrize("workers", [0, -2, 1.5, True])
+def test_bad_workers(workers):
+    with pytest.raises(
+        ValueError, match=rf"^workers must be None or an int >= 1, got {workers!r}$"
+    ):
+        cpqueens.model(4).count(workers=workers)
+
+
+def test_process_pool_counts_exactly(backend):
+    # Two worker processes on an asymmetric blocked board with two colours.
+    m = cpqueens.model(6, blocked=[(0, 1), (3, 4)], colours=2)
+    expected = len(oracle.solutions(6, [(0, 1), (3, 4)], (), 2))
+    assert m.count(backend=backend, workers=2) == expected
