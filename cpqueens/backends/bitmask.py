@@ -3,6 +3,12 @@
 Bit c of a row mask stands for column c, so taking the lowest set bit first
 (``p = pos & -pos``) visits columns in ascending order and the solutions come
 out in lexicographic order. Python integers have no width limit: any n works.
+
+``count`` hands big searches on boards of at most 64 columns to the numba
+kernels in :mod:`cpqueens.native` (imported only then, so small boards never
+pay for loading numba); two colours that share no cell are counted as pairs of
+one-colour placements instead of one search of the second colour per
+placement of the first.
 """
 
 from __future__ import annotations
@@ -154,9 +160,65 @@ def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
     yield from _nested(compile_plan(model), ())
 
 
+#: Below this many rows to search (two colours: this many less 3), pure Python is
+#: over before numba has loaded, unless it is loaded already.
+NATIVE_MIN_ROWS = 12
+#: The most placements of one colour listed in memory (8 bytes each) for pair counting.
+PAIR_LIST_LIMIT = 1 << 22
+
+_QUEEN_LINES = frozenset({0, 1, -1})
+
+
+def _wants_native(plan: Plan) -> bool:
+    """Whether the native kernels can count ``plan`` and it is big enough to pay for them."""
+    if plan.n > 64 or any(offsets != _QUEEN_LINES for offsets in plan.offsets):
+        return False
+    if "cpqueens.native" in sys.modules:
+        return True
+    rows = sum(1 for mask in plan.allowed[0] if mask & (mask - 1))  # rows with a choice
+    return rows >= NATIVE_MIN_ROWS - (3 if len(plan.allowed) > 1 else 0)
+
+
+def _native_count(plan: Plan, earlier: tuple[tuple[int, ...], ...] = ()) -> int:
+    """Count ``plan`` with the numba kernels; colours before the last two are enumerated."""
+    import numpy as np
+
+    from cpqueens import native
+
+    colours = len(plan.allowed)
+    colour = len(earlier)
+    if colours - colour > 2:
+        return sum(
+            _native_count(plan, (*earlier, columns))
+            for columns in placements(
+                plan.n, _colour_masks(plan, colour, earlier), plan.offsets[colour]
+            )
+        )
+    first = np.array(_colour_masks(plan, colour, earlier), dtype=np.uint64)
+    if colour == colours - 1:
+        return int(native.count_placements(first))
+    second = np.array(_colour_masks(plan, colour + 1, earlier), dtype=np.uint64)
+    if (colour, colour + 1) not in plan.disjoint:
+        return int(native.count_placements(first)) * int(native.count_placements(second))
+    sizes = int(native.count_placements(first)), int(native.count_placements(second))
+    if not all(sizes):
+        return 0
+    if plan.n > native.MAX_PACKED_N or max(sizes) > PAIR_LIST_LIMIT:
+        return int(native.count_nested_pairs(first, second))
+    return int(
+        native.count_disjoint_pairs(
+            native.list_placements(first, sizes[0]),
+            native.list_placements(second, sizes[1]),
+            plan.n,
+        )
+    )
+
+
 def count(model) -> int:
     """The exact number of solutions."""
     plan = compile_plan(model)
+    if _wants_native(plan):
+        return _native_count(plan)
     last = len(plan.allowed) - 1
 
     def nested_count(earlier: tuple[tuple[int, ...], ...]) -> int:
