@@ -219,6 +219,11 @@ def count(model) -> int:
     plan = compile_plan(model)
     if _wants_native(plan):
         return _native_count(plan)
+    return _python_count(plan)
+
+
+def _python_count(plan: Plan) -> int:
+    """Count ``plan`` in pure Python: every placement of each colour but the last, nested."""
     last = len(plan.allowed) - 1
 
     def nested_count(earlier: tuple[tuple[int, ...], ...]) -> int:
