@@ -162,7 +162,10 @@ def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
 
 #: Below this many rows to search (two colours: this many less 3), pure Python is
 #: over before numba has loaded, unless it is loaded already.
-NATIVE_MIN_ROWS = 12
+NATIVE_MIN_ROWS = 11
+#: The native engine counts n=15 in about half a second, less than starting
+#: worker processes (each loads numba) costs; from n=16 on a pool pays.
+PARALLEL_MIN_FREE_ROWS = 16
 #: The most placements of one colour listed in memory (8 bytes each) for pair counting.
 PAIR_LIST_LIMIT = 1 << 22
 
