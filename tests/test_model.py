@@ -98,9 +98,10 @@ def test_solution_drawing_marks_colours_and_blocked_cells():
 def test_cross_check_raises_when_backends_disagree(monkeypatch):
     from cpqueens.backends import bitmask
 
-    # 8 queens split by the mirror: 4 subproblems of weight 2, each now "counting" 93.
+    # 8 queens split on two rows, mirror in the first: 21 subproblems of weight 2,
+    # each now "counting" 93.
     monkeypatch.setattr(bitmask, "count", lambda model: 93)
-    expected = r"^backends disagree on the count: cpsat=92, python-constraint=92, bitmask=744$"
+    expected = r"^backends disagree on the count: cpsat=92, python-constraint=92, bitmask=3906$"
     with pytest.raises(cpqueens.CrossCheckError, match=expected):
         cpqueens.model(8).cross_check()
 
