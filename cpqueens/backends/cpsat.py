@@ -93,6 +93,7 @@ def _solver() -> cp_model.CpSolver:
     solver.parameters.cp_model_probing_level = 0
     solver.parameters.symmetry_level = 0
     solver.parameters.linearization_level = 0
+    solver.parameters.catch_sigint_signal = False  # no handler swapped in and out per subproblem
     return solver
 
 
