@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from cpqueens.constraints import Cell
 
 #: The seeds' two grid formats: name -> (the character of a free cell, of a blocked cell).
-GRID_FORMATS = {"0/1": ("1", "0"), "*/.": ("*", ".")}
+GRID_FORMATS = {"0/1": ("1", "0"), "'*'/'.'": ("*", ".")}
 
 
 def check_size(n: object) -> int:
@@ -76,7 +76,7 @@ def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
             "or of '*' and '.' ('.' = blocked)"
         )
     first_line = lines[0][0]
-    free = blocked_char = ""
+    grid_name = free = blocked_char = ""
     n = 0
     blocked: list[Cell] = []
     for row, (number, line) in enumerate(lines):
@@ -84,7 +84,7 @@ def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
         if not cells:
             raise ValueError(f"line {number}, column 1: blank line inside the grid")
         if row == 0:
-            free, blocked_char = _grid_format(number, *cells[0])
+            grid_name, (free, blocked_char) = _grid_format(number, *cells[0])
             n = len(cells)
         if row == n:
             raise ValueError(
@@ -95,7 +95,7 @@ def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
             if char not in (free, blocked_char):
                 raise ValueError(
                     f"line {number}, column {column}: unknown character {char!r} in a "
-                    f"{free}/{blocked_char} grid: expected {free!r} or {blocked_char!r}"
+                    f"{grid_name} grid: expected {free!r} or {blocked_char!r}"
                 )
         if len(cells) != n:
             column = cells[n][0] if len(cells) > n else len(line.rstrip()) + 1
@@ -112,11 +112,11 @@ def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
     return n, tuple(blocked)
 
 
-def _grid_format(number: int, column: int, char: str) -> tuple[str, str]:
-    """The (free, blocked) characters of the grid format whose first cell is ``char``."""
-    for pair in GRID_FORMATS.values():
+def _grid_format(number: int, column: int, char: str) -> tuple[str, tuple[str, str]]:
+    """The name and (free, blocked) characters of the grid format whose first cell is ``char``."""
+    for name, pair in GRID_FORMATS.items():
         if char in pair:
-            return pair
+            return name, pair
     raise ValueError(
         f"line {number}, column {column}: unknown character {char!r}: expected a grid of "
         "0/1 (1 = a queen may stand) or of '*' and '.' ('.' = blocked)"
