@@ -26,7 +26,7 @@ examples:
   cpqueens count 8                          92 (CP-SAT, the default backend)
   cpqueens count 12 --backend bitmask --time
   cpqueens count 8 --colours 2              2n queens: 3252
-  cpqueens count 8 --placed 0,0 3,4         queens fixed at (row, col), 0-based
+  cpqueens count 8 --placed 0,0 3,5         queens fixed at (row, col), 0-based: 2
   cpqueens count --board grid.txt           the board file gives n
   cpqueens count --colours 2 --board - < grid.txt
   cpqueens solve 6 --limit 3 --format columns
@@ -38,6 +38,9 @@ BOARD_HELP = """\
 A board file (or '-' for stdin) holds the grid alone: rows of 0/1 (1 = a queen
 may stand) or of '*' and '.' ('.' = blocked), with or without spaces between
 cells. N may then be omitted; if given it must match the grid.
+
+Exit codes: 0 done; 1 a problem, board file or backend the library rejects,
+or no solution to print; 2 a malformed command line.
 """
 
 
