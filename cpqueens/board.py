@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cpqueens import drawing
 from cpqueens.constraints import Cell
 
 #: The seeds' two grid formats: name -> (the character of a free cell, of a blocked cell).
@@ -181,8 +182,6 @@ class Board:
         ...
         ...
         """
-        from cpqueens import drawing
-
         if drawing.check_style(style, ("board", "svg")) == "svg":
             return drawing.svg(self, (), size)
         return drawing.grid(self)
