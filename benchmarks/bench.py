@@ -333,6 +333,18 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def warm_up() -> None:
+    """Compile numba's kernels into the on-disk cache (a first use after a checkout compiles)."""
+    code = (
+        "import cpqueens\nfrom cpqueens.backends import bitmask\n"
+        "for m in (cpqueens.model(9), cpqueens.model(9, colours=2)):\n"
+        "    bitmask._native_count(bitmask.compile_plan(m))\n"
+        "from cpqueens import native; import numpy as np\n"
+        "native.count_nested_pairs(np.full(5, 31, np.uint64), np.full(5, 31, np.uint64))"
+    )
+    subprocess.run([PYTHON, "-c", code], cwd=ROOT, check=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen benchmarks, print the table, write RESULTS.md."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -348,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown goal(s) {unknown}: expected {GOALS}; repeats must be >= 1")
     started = datetime.datetime.now().astimezone()
     load_before = os.getloadavg()
+    warm_up()
     rows = []
     with tempfile.TemporaryDirectory() as build:
         for goal in chosen:

@@ -21,8 +21,6 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-#: The widest board a uint64 row mask holds.
-MAX_N = 64
 #: The widest board whose placements pack into one uint64 (4 bits per row).
 MAX_PACKED_N = 16
 

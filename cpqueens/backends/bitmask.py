@@ -163,6 +163,8 @@ def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
 #: Below this many rows to search (two colours: this many less 3), pure Python is
 #: over before numba has loaded, unless it is loaded already.
 NATIVE_MIN_ROWS = 11
+#: The native kernels hold a row in a uint64.
+NATIVE_MAX_N = 64
 #: The native engine counts n=15 in about half a second, less than starting
 #: worker processes (each loads numba) costs; from n=16 on a pool pays.
 PARALLEL_MIN_FREE_ROWS = 16
@@ -174,7 +176,7 @@ _QUEEN_LINES = frozenset({0, 1, -1})
 
 def _wants_native(plan: Plan) -> bool:
     """Whether the native kernels can count ``plan`` and it is big enough to pay for them."""
-    if plan.n > 64 or any(offsets != _QUEEN_LINES for offsets in plan.offsets):
+    if plan.n > NATIVE_MAX_N or any(offsets != _QUEEN_LINES for offsets in plan.offsets):
         return False
     if "cpqueens.native" in sys.modules:
         return True
