@@ -5,7 +5,7 @@ allowed-column masks (``numpy.uint64`` arrays, bit c = column c, so n <= 64)
 and places queens that attack along columns and both diagonals:
 
 - :func:`count_placements`: one colour's placements, by an iterative DFS with
-  an explicit stack, the last rows unrolled and counted with a popcount;
+  an explicit stack, the last five rows unrolled, the last counted by popcount;
 - :func:`list_placements`: one colour's placements, each packed into one
   ``uint64`` as 4-bit columns (n <= 16), in lexicographic order;
 - :func:`count_disjoint_pairs`: the ordered pairs of two such lists that share
@@ -52,26 +52,36 @@ def _lowest_index(typingctx, x):
 
 @njit(cache=True)
 def _count_short(allowed):
-    """Count the placements of a board of at most three rows."""
+    """Count the placements of a board of at most four rows (row by row, no stack)."""
     n = allowed.shape[0]
-    if n == 1:
-        return _popcount(allowed[0])
     total = _ZERO
-    free = allowed[0]
-    while free != _ZERO:
-        bit = free & (~free + _ONE)
-        free ^= bit
-        nxt = allowed[1] & ~(bit | (bit << _ONE) | (bit >> _ONE))
+    f0 = allowed[0]
+    if n == 1:
+        return _popcount(f0)
+    while f0 != _ZERO:
+        b0 = f0 & (~f0 + _ONE)
+        f0 ^= b0
+        f1 = allowed[1] & ~(b0 | (b0 << _ONE) | (b0 >> _ONE))
         if n == 2:
-            total += _popcount(nxt)
+            total += _popcount(f1)
             continue
-        while nxt != _ZERO:
-            b1 = nxt & (~nxt + _ONE)
-            nxt ^= b1
-            c1 = bit | b1
-            d1 = ((bit << _ONE) | b1) << _ONE
-            a1 = ((bit >> _ONE) | b1) >> _ONE
-            total += _popcount(allowed[2] & ~(c1 | d1 | a1))
+        while f1 != _ZERO:
+            b1 = f1 & (~f1 + _ONE)
+            f1 ^= b1
+            c1 = b0 | b1
+            d1 = ((b0 << _ONE) | b1) << _ONE
+            a1 = ((b0 >> _ONE) | b1) >> _ONE
+            f2 = allowed[2] & ~(c1 | d1 | a1)
+            if n == 3:
+                total += _popcount(f2)
+                continue
+            while f2 != _ZERO:
+                b2 = f2 & (~f2 + _ONE)
+                f2 ^= b2
+                c2 = c1 | b2
+                d2 = (d1 | b2) << _ONE
+                a2 = (a1 | b2) >> _ONE
+                total += _popcount(allowed[3] & ~(c2 | d2 | a2))
     return total
 
 
@@ -84,7 +94,7 @@ def count_placements(allowed):
     three loops and a popcount.
     """
     n = allowed.shape[0]
-    if n <= 3:
+    if n <= 4:
         return np.int64(_count_short(allowed))
     last = n - 1
     stack = np.empty((n, 4), dtype=np.uint64)
@@ -95,30 +105,39 @@ def count_placements(allowed):
     a = _ZERO
     depth = 0
     while True:
-        if depth == last - 3:
-            row0 = allowed[last - 2]
-            row1 = allowed[last - 1]
-            row2 = allowed[last]
+        if depth == last - 4:
+            # The last five rows: four nested loops and a popcount, no stack.
+            row1 = allowed[last - 3]
+            row2 = allowed[last - 2]
+            row3 = allowed[last - 1]
+            row4 = allowed[last]
             while free != _ZERO:
                 b0 = free & (~free + _ONE)
                 free ^= b0
                 c0 = c | b0
                 d0 = (d | b0) << _ONE
                 a0 = (a | b0) >> _ONE
-                f0 = row0 & ~(c0 | d0 | a0)
-                while f0 != _ZERO:
-                    bit = f0 & (~f0 + _ONE)
-                    f0 ^= bit
-                    c1 = c0 | bit
-                    d1 = (d0 | bit) << _ONE
-                    a1 = (a0 | bit) >> _ONE
-                    f1 = row1 & ~(c1 | d1 | a1)
-                    while f1 != _ZERO:
-                        b1 = f1 & (~f1 + _ONE)
-                        f1 ^= b1
-                        total += _popcount(
-                            row2 & ~((c1 | b1) | ((d1 | b1) << _ONE) | ((a1 | b1) >> _ONE))
-                        )
+                f1 = row1 & ~(c0 | d0 | a0)
+                while f1 != _ZERO:
+                    b1 = f1 & (~f1 + _ONE)
+                    f1 ^= b1
+                    c1 = c0 | b1
+                    d1 = (d0 | b1) << _ONE
+                    a1 = (a0 | b1) >> _ONE
+                    f2 = row2 & ~(c1 | d1 | a1)
+                    while f2 != _ZERO:
+                        b2 = f2 & (~f2 + _ONE)
+                        f2 ^= b2
+                        c2 = c1 | b2
+                        d2 = (d1 | b2) << _ONE
+                        a2 = (a1 | b2) >> _ONE
+                        f3 = row3 & ~(c2 | d2 | a2)
+                        while f3 != _ZERO:
+                            b3 = f3 & (~f3 + _ONE)
+                            f3 ^= b3
+                            total += _popcount(
+                                row4 & ~((c2 | b3) | ((d2 | b3) << _ONE) | ((a2 | b3) >> _ONE))
+                            )
         else:
             descended = False
             while free != _ZERO:
