@@ -5,7 +5,7 @@ allowed-column masks (``numpy.uint64`` arrays, bit c = column c, so n <= 64)
 and places queens that attack along columns and both diagonals:
 
 - :func:`count_placements`: one colour's placements, by an iterative DFS with
-  an explicit stack, the last five rows unrolled, the last counted by popcount;
+  an explicit stack, the last seven rows unrolled, the last counted by popcount;
 - :func:`list_placements`: one colour's placements, each packed into one
   ``uint64`` as 4-bit columns (n <= 16), in lexicographic order;
 - :func:`count_disjoint_pairs`: the ordered pairs of two such lists that share
@@ -51,51 +51,16 @@ def _lowest_index(typingctx, x):
 
 
 @njit(cache=True)
-def _count_short(allowed):
-    """Count the placements of a board of at most four rows (row by row, no stack)."""
-    n = allowed.shape[0]
-    total = _ZERO
-    f0 = allowed[0]
-    if n == 1:
-        return _popcount(f0)
-    while f0 != _ZERO:
-        b0 = f0 & (~f0 + _ONE)
-        f0 ^= b0
-        f1 = allowed[1] & ~(b0 | (b0 << _ONE) | (b0 >> _ONE))
-        if n == 2:
-            total += _popcount(f1)
-            continue
-        while f1 != _ZERO:
-            b1 = f1 & (~f1 + _ONE)
-            f1 ^= b1
-            c1 = b0 | b1
-            d1 = ((b0 << _ONE) | b1) << _ONE
-            a1 = ((b0 >> _ONE) | b1) >> _ONE
-            f2 = allowed[2] & ~(c1 | d1 | a1)
-            if n == 3:
-                total += _popcount(f2)
-                continue
-            while f2 != _ZERO:
-                b2 = f2 & (~f2 + _ONE)
-                f2 ^= b2
-                c2 = c1 | b2
-                d2 = (d1 | b2) << _ONE
-                a2 = (a1 | b2) >> _ONE
-                total += _popcount(allowed[3] & ~(c2 | d2 | a2))
-    return total
-
-
-@njit(cache=True)
 def count_placements(allowed):
     """The number of one-colour queen placements: one per row, on allowed cells, none attacked.
 
     An iterative DFS: the state of the row being filled lives in locals, the
-    rows above on an explicit stack, and the last four rows are unrolled into
-    three loops and a popcount.
+    rows above on an explicit stack, and the last seven rows are unrolled into
+    six nested loops and a popcount (boards of fewer rows end in a popcount too).
     """
     n = allowed.shape[0]
-    if n <= 4:
-        return np.int64(_count_short(allowed))
+    if n == 1:
+        return np.int64(_popcount(allowed[0]))
     last = n - 1
     stack = np.empty((n, 4), dtype=np.uint64)
     total = _ZERO
@@ -105,15 +70,18 @@ def count_placements(allowed):
     a = _ZERO
     depth = 0
     while True:
-        if depth == last - 4:
-            # The last five rows: four nested loops and a popcount, no stack.
-            row1 = allowed[last - 3]
-            row2 = allowed[last - 2]
-            row3 = allowed[last - 1]
-            row4 = allowed[last]
-            while free != _ZERO:
-                b0 = free & (~free + _ONE)
-                free ^= b0
+        if depth == last - 6:
+            # The last seven rows: six nested loops and a popcount, no stack.
+            row1 = allowed[last - 5]
+            row2 = allowed[last - 4]
+            row3 = allowed[last - 3]
+            row4 = allowed[last - 2]
+            row5 = allowed[last - 1]
+            row6 = allowed[last]
+            f0 = free
+            while f0 != _ZERO:
+                b0 = f0 & (~f0 + _ONE)
+                f0 ^= b0
                 c0 = c | b0
                 d0 = (d | b0) << _ONE
                 a0 = (a | b0) >> _ONE
@@ -135,9 +103,24 @@ def count_placements(allowed):
                         while f3 != _ZERO:
                             b3 = f3 & (~f3 + _ONE)
                             f3 ^= b3
-                            total += _popcount(
-                                row4 & ~((c2 | b3) | ((d2 | b3) << _ONE) | ((a2 | b3) >> _ONE))
-                            )
+                            c3 = c2 | b3
+                            d3 = (d2 | b3) << _ONE
+                            a3 = (a2 | b3) >> _ONE
+                            f4 = row4 & ~(c3 | d3 | a3)
+                            while f4 != _ZERO:
+                                b4 = f4 & (~f4 + _ONE)
+                                f4 ^= b4
+                                c4 = c3 | b4
+                                d4 = (d3 | b4) << _ONE
+                                a4 = (a3 | b4) >> _ONE
+                                f5 = row5 & ~(c4 | d4 | a4)
+                                while f5 != _ZERO:
+                                    b5 = f5 & (~f5 + _ONE)
+                                    f5 ^= b5
+                                    c5 = c4 | b5
+                                    d5 = (d4 | b5) << _ONE
+                                    a5 = (a4 | b5) >> _ONE
+                                    total += _popcount(row6 & ~(c5 | d5 | a5))
         else:
             descended = False
             while free != _ZERO:
@@ -147,7 +130,9 @@ def count_placements(allowed):
                 nd = (d | bit) << _ONE
                 na = (a | bit) >> _ONE
                 nxt = allowed[depth + 1] & ~(nc | nd | na)
-                if nxt != _ZERO:
+                if depth + 1 == last:
+                    total += _popcount(nxt)
+                elif nxt != _ZERO:
                     stack[depth, 0] = free
                     stack[depth, 1] = c
                     stack[depth, 2] = d
