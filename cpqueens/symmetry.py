@@ -89,7 +89,7 @@ def board_group(board: Board) -> tuple[str, ...]:
     """The symmetries that map the board's blocked cells onto themselves.
 
     >>> board_group(Board(4, ((0, 0), (3, 3))))
-    ('identity', 'rot180', 'diagonal')
+    ('identity', 'rot180', 'diagonal', 'antidiagonal')
     """
     return tuple(name for name in TRANSFORMS if _maps_onto_itself(name, board.blocked, board.n))
 
@@ -104,7 +104,7 @@ def group(model: Model) -> tuple[str, ...]:
     >>> from cpqueens import model
     >>> len(group(model(8)))
     8
-    >>> group(model(5, placed=[(2, 2)], blocked=[(0, 1)]))
+    >>> group(model(5, placed=[(2, 2)], blocked=[(0, 0)]))
     ('identity', 'diagonal')
     """
     n = model.n
@@ -128,8 +128,8 @@ def group(model: Model) -> tuple[str, ...]:
 def image(name: str, by_colour: Columns, n: int) -> Columns:
     """The image of a solution (one column tuple per colour) under the symmetry ``name``.
 
-    >>> image("rot90", ((1, 3, 0, 2),), 4)
-    ((2, 0, 3, 1),)
+    >>> image("rot90", ((0, 4, 7, 5, 2, 6, 1, 3),), 8)
+    ((7, 1, 3, 0, 6, 4, 2, 5),)
     """
     result = []
     for columns in by_colour:
@@ -211,8 +211,9 @@ def subproblems(model: Model, backend: str, depth: int) -> tuple[Subproblem, ...
 
     For CP-SAT on a model with symmetries (and n >= 2) the parts are the
     representatives (weight |G|), those fixed by rot180 (-|G|/2) and those
-    fixed by rot90 (-|G|/4), each split further on ``depth`` rows; any other
-    backend gets ``split.subproblems`` (the mirror and colour symmetries).
+    fixed by rot90 (-|G|/4), each split further on ``depth - 1`` rows (the
+    lex-leader constraint already does the mirror's work on the first row);
+    any other backend gets ``split.subproblems`` (the mirror and colour symmetries).
     """
     names = group(model)
     if backend != "cpsat" or len(names) == 1 or model.n < 2:
@@ -227,5 +228,5 @@ def subproblems(model: Model, backend: str, depth: int) -> tuple[Subproblem, ...
     return tuple(
         Subproblem(piece.model, weight * piece.weight)
         for narrowed, weight in parts
-        for piece in split_subproblems(narrowed, depth)
+        for piece in split_subproblems(narrowed, max(depth - 1, 0))
     )
