@@ -142,6 +142,9 @@ def _solver() -> cp_model.CpSolver:
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    # Presolve may fix or substitute variables and so reorder the search:
+    # without it the fixed strategy is followed as written (lexicographic order).
+    solver.parameters.cp_model_presolve = False
     return solver
 
 
