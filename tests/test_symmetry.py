@@ -59,11 +59,12 @@ def brute_force_classes(solutions, names, n):
     return {frozenset(map_solution(name, s, n) for name in names) for s in solutions}
 
 
-@pytest.mark.parametrize("n", range(1, 13))
-def test_a002562(backend, n):
-    if n > UNIQUE_LIMIT[backend]:
-        pytest.skip(f"n={n} unique is a benchmark for {backend}")
-    assert cpqueens.model(n).count(backend=backend, unique=True) == A002562[n - 1]
+@pytest.mark.parametrize(
+    ("name", "n"),
+    [(b, n) for b in cpqueens.backends() for n in range(1, UNIQUE_LIMIT.get(b, 9) + 1)],
+)
+def test_a002562(name, n):
+    assert cpqueens.model(n).count(backend=name, unique=True) == A002562[n - 1]
 
 
 def test_native_kernels_by_class_size():
