@@ -43,10 +43,10 @@ def count_subproblem(backend: str, subproblem: Subproblem) -> int:
 def count(model: Model, backend: str, *, workers: int | None = None) -> int:
     """The exact number of solutions of ``model``, split and counted by ``backend``."""
     get_backend(backend)  # an unknown or missing backend fails here, not in a worker
-    workers = check_workers(workers) or default_workers(model)
-    total = native_total(model, backend, workers)  # free board: symmetry-reduced kernels
+    total = native_total(model, backend, check_workers(workers))  # free board: numba kernels
     if total is not None:
         return total
+    workers = check_workers(workers) or default_workers(model)
     parts = subproblems(model, backend, split_depth(model, workers))
     if workers == 1 or len(parts) == 1:
         return sum(count_subproblem(backend, part) for part in parts)

@@ -22,6 +22,8 @@ The search state is machine integers: ``n`` may be at most 31. Counts are exact;
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from numba import njit
 
@@ -29,6 +31,8 @@ from numba import njit
 MAX_N = 31
 #: Below this size the corner / side analysis does not apply; use the general search.
 MIN_N = 5
+#: From this size on a pool of worker processes pays for its start-up (about a second).
+PARALLEL_MIN_N = 17
 
 
 @njit(cache=True)
@@ -221,15 +225,19 @@ def check_size(n: int) -> None:
         raise ValueError(f"the symmetry kernels need {MIN_N} <= n <= {MAX_N}, got n={n}")
 
 
-def classes(n: int, workers: int = 1) -> tuple[int, int, int]:
+def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
     """The solution classes of the free n x n board by size: (of 2, of 4, of 8).
 
     The unique count is their sum; the total is ``2 * two + 4 * four + 8 * eight``.
+    ``workers`` processes share the pieces; None means every core from
+    ``PARALLEL_MIN_N`` on, else one.
 
     >>> classes(8)
     (0, 1, 11)
     """
     check_size(n)
+    if workers is None:
+        workers = (os.cpu_count() or 1) if n >= PARALLEL_MIN_N else 1
     pieces = tasks(n)
     if workers == 1:
         results = [run_task(n, task) for task in pieces]

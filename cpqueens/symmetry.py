@@ -171,8 +171,11 @@ def leader(model: Model) -> LexLeader:
     return LexLeader(tuple(name for name in group(model) if name != "identity"))
 
 
-def _native_classes(model: Model, backend: str, workers: int) -> tuple[int, int, int] | None:
-    """Classes by size (2, 4, 8) from the numba kernels, or None where they do not apply."""
+def _native_classes(model: Model, backend: str, workers: int | None) -> tuple[int, int, int] | None:
+    """Classes by size (2, 4, 8) from the numba kernels, or None where they do not apply.
+
+    ``workers`` None lets the kernels choose (a pool only where it pays).
+    """
     if backend != "bitmask" or model.colours != 1 or model.placed or model.extra:
         return None
     if model.board.blocked or importlib.util.find_spec("numba") is None:
@@ -184,7 +187,7 @@ def _native_classes(model: Model, backend: str, workers: int) -> tuple[int, int,
     return native_symmetry.classes(model.n, workers)
 
 
-def native_total(model: Model, backend: str, workers: int) -> int | None:
+def native_total(model: Model, backend: str, workers: int | None) -> int | None:
     """The total by the symmetry-reduced kernels (free board, bitmask), or None."""
     found = _native_classes(model, backend, workers)
     if found is None:
@@ -195,11 +198,11 @@ def native_total(model: Model, backend: str, workers: int) -> int | None:
 
 def count_unique(model: Model, backend: str, *, workers: int | None = None) -> int:
     """The number of solution classes of ``model`` under its group, found by ``backend``."""
-    from cpqueens.counting import check_workers, count, default_workers
+    from cpqueens.counting import check_workers, count
 
     names = group(model)
     if len(names) > 1:
-        found = _native_classes(model, backend, check_workers(workers) or default_workers(model))
+        found = _native_classes(model, backend, check_workers(workers))
         if found is not None:
             return sum(found)
         model = model.with_constraints(leader(model))
