@@ -170,3 +170,13 @@ def test_workers_give_the_same_unique_count():
     assert m.count(backend="cpsat", unique=True, workers=2) == m.count(
         backend="bitmask", unique=True, workers=1
     )
+
+
+def test_cpsat_counts_representatives_weighted_by_class_size():
+    from cpqueens.symmetry import subproblems
+
+    parts = subproblems(cpqueens.model(8), "cpsat", 1)
+    assert [p.weight for p in parts] == [8, -4, -2]
+    assert [p.model.count(backend="cpsat", workers=1) for p in parts] == [12, 1, 0]
+    # Other backends keep the mirror split.
+    assert [p.weight for p in subproblems(cpqueens.model(8), "bitmask", 1)] == [2, 2, 2, 2]
