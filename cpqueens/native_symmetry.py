@@ -143,8 +143,11 @@ def _weight(board: np.ndarray, n: int, b1: int, b2: int, endbit: int) -> int:
 
 
 @njit(cache=True)
-def _side(n: int, b1: int) -> tuple[int, int, int]:
-    """Representatives with row 0's queen at bit ``b1`` (not a corner): (weight-2, -4, -8)."""
+def _side(n: int, b1: int, row1: int) -> tuple[int, int, int]:
+    """Representatives with row 0's queen at bit ``b1`` (not a corner): (weight-2, -4, -8).
+
+    Row 1's queen is kept to the bits of ``row1`` (all of them, or one to split the work).
+    """
     mask = (1 << n) - 1
     last = n - 1
     topbit = 1 << last
@@ -165,7 +168,7 @@ def _side(n: int, b1: int) -> tuple[int, int, int]:
     left[1] = (bit << 1) & mask
     down[1] = bit
     right[1] = bit >> 1
-    free = mask & ~(left[1] | down[1] | right[1])
+    free = row1 & mask & ~(left[1] | down[1] | right[1])
     if 1 < b1:
         free &= ~sidemask
     avail[1] = free
@@ -203,19 +206,25 @@ def _side(n: int, b1: int) -> tuple[int, int, int]:
     return counts[2], counts[4], counts[8]
 
 
-def tasks(n: int) -> list[tuple[str, int]]:
-    """The independent pieces of the search on an n x n board, largest first (roughly)."""
-    side = [("side", b) for b in range(1, n) if b < n - 1 - b]
-    corner = [("corner", b) for b in range(2, n - 1)]
+def tasks(n: int, split: bool = False) -> list[tuple[str, int, int]]:
+    """The independent pieces of the search on an n x n board, largest first (roughly).
+
+    Each is (kind, b, row-1 columns); ``split`` cuts the side pieces further by
+    row 1's queen, so that several workers share the largest ones.
+    """
+    full = (1 << n) - 1
+    side_rows = [1 << c for c in range(n)] if split else [full]
+    side = [("side", b, row1) for b in range(1, n) if b < n - 1 - b for row1 in side_rows]
+    corner = [("corner", b, full) for b in range(2, n - 1)]
     return side + corner
 
 
-def run_task(n: int, task: tuple[str, int]) -> tuple[int, int, int]:
+def run_task(n: int, task: tuple[str, int, int]) -> tuple[int, int, int]:
     """One piece's representatives by class size: (classes of 2, of 4, of 8)."""
-    kind, b = task
+    kind, b, row1 = task
     if kind == "corner":
         return 0, 0, int(_corner(n, b))
-    two, four, eight = _side(n, b)
+    two, four, eight = _side(n, b, row1)
     return int(two), int(four), int(eight)
 
 
@@ -238,7 +247,7 @@ def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
     check_size(n)
     if workers is None:
         workers = (os.cpu_count() or 1) if n >= PARALLEL_MIN_N else 1
-    pieces = tasks(n)
+    pieces = tasks(n, split=workers > 1)
     if workers == 1:
         results = [run_task(n, task) for task in pieces]
     else:
