@@ -30,6 +30,8 @@ examples:
   cpqueens count --board grid.txt           the board file gives n
   cpqueens count --colours 2 --board - < grid.txt
   cpqueens solve 6 --limit 3 --format columns
+  cpqueens count 8 --unique                 12 classes under the board's symmetries
+  cpqueens solve 8 --unique --format columns
   cpqueens solve 8 --format svg --out eight.svg
   cpqueens backends
 """
@@ -90,6 +92,11 @@ def add_problem_options(parser: argparse.ArgumentParser) -> None:
         metavar="B",
         default=DEFAULT_BACKEND,
         help=f"solver: {', '.join(known())} (default {DEFAULT_BACKEND})",
+    )
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="one solution per class under the board symmetries the problem has",
     )
     parser.add_argument("--time", action="store_true", help="print the time taken on stderr")
 
@@ -172,7 +179,7 @@ def run_count(args: argparse.Namespace) -> int:
     """``cpqueens count``: the exact number of solutions."""
     model = build_model(args)
     start = time.perf_counter()
-    print(model.count(args.backend, workers=args.workers))
+    print(model.count(args.backend, workers=args.workers, unique=args.unique))
     report_time(args, start)
     return 0
 
@@ -185,7 +192,7 @@ def run_solve(args: argparse.Namespace) -> int:
             raise UsageError(f"--format svg draws one solution: expected --limit 1, got {limit}")
         limit = 1
     model = build_model(args)
-    solutions = model.solutions(args.backend, limit=limit)
+    solutions = model.solutions(args.backend, limit=limit, unique=args.unique)
     start = time.perf_counter()
     first = next(solutions, None)  # bad input fails here, before --out is created
     if first is None:

@@ -8,7 +8,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from cpqueens.backends import get as get_backend
 from cpqueens.model import Model
-from cpqueens.split import Subproblem, subproblems
+from cpqueens.split import Subproblem
+from cpqueens.symmetry import native_total, subproblems
 
 # Below this many free rows a search is over before a process pool has started
 # (a backend may say otherwise with its own PARALLEL_MIN_FREE_ROWS).
@@ -51,8 +52,11 @@ def count_subproblem(backend: str, subproblem: Subproblem) -> int:
 def count(model: Model, backend: str, *, workers: int | None = None) -> int:
     """The exact number of solutions of ``model``, split and counted by ``backend``."""
     get_backend(backend)  # an unknown or missing backend fails here, not in a worker
+    total = native_total(model, backend, check_workers(workers))  # free board: numba kernels
+    if total is not None:
+        return total
     workers = check_workers(workers) or default_workers(model, backend)
-    parts = subproblems(model, split_depth(model, workers))
+    parts = subproblems(model, backend, split_depth(model, workers))
     if workers == 1 or len(parts) == 1:
         return sum(count_subproblem(backend, part) for part in parts)
     context = multiprocessing.get_context("spawn")  # no fork of a process running solver threads

@@ -80,33 +80,60 @@ class Model:
         """The same model narrowed by more constraints."""
         return Model(self.board, self.colours, self.placed, self.extra + constraints)
 
-    def count(self, backend: str = DEFAULT_BACKEND, *, workers: int | None = None) -> int:
-        """The exact number of solutions, found by ``backend``.
+    def symmetries(self) -> tuple[str, ...]:
+        """The board symmetries mapping the whole model onto itself (``cpqueens.symmetry``).
 
-        The search is split into subproblems (using the mirror and colour
-        symmetries where the model has them) and run on ``workers`` processes;
-        None means every core for a search big enough to pay for it.
+        >>> model(6, blocked=[(0, 1), (1, 0)]).symmetries()
+        ('identity', 'diagonal')
         """
+        from cpqueens.symmetry import group
+
+        return group(self)
+
+    def count(
+        self, backend: str = DEFAULT_BACKEND, *, workers: int | None = None, unique: bool = False
+    ) -> int:
+        """The exact number of solutions, found by ``backend``; with ``unique``, of classes.
+
+        The search is split into subproblems (using the model's symmetries
+        where it has them) and run on ``workers`` processes; None means every
+        core for a search big enough to pay for it. ``unique=True`` counts the
+        classes of solutions under ``symmetries()`` (one canonical
+        representative each).
+
+        >>> model(8).count(backend="bitmask", unique=True)
+        12
+        """
+        if unique:
+            from cpqueens.symmetry import count_unique
+
+            return count_unique(self, backend, workers=workers)
         from cpqueens.counting import count
 
         return count(self, backend, workers=workers)
 
     def solutions(
-        self, backend: str = DEFAULT_BACKEND, limit: int | None = None
+        self, backend: str = DEFAULT_BACKEND, limit: int | None = None, *, unique: bool = False
     ) -> Iterator[Solution]:
         """Lazily yield solutions in lexicographic order, at most ``limit``.
 
-        The order is that of colour 0's columns row by row, then colour 1's, and so on.
+        The order is that of colour 0's columns row by row, then colour 1's, and
+        so on. With ``unique``, only the canonical representative of each class
+        under ``symmetries()`` (the smallest solution of its class).
         """
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
         ):
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
-        found = get_backend(backend).solutions(self)
+        from cpqueens.symmetry import leader
+
+        symmetries = self.symmetries()
+        source = self.with_constraints(leader(self)) if unique and len(symmetries) > 1 else self
+        found = get_backend(backend).solutions(source)
         if limit is not None:
             found = islice(found, limit)
         for by_colour in found:
-            yield Solution(by_colour, self.board)
+            yield Solution(by_colour, self.board, symmetries)
 
     def first(self, backend: str = DEFAULT_BACKEND) -> Solution | None:
         """The lexicographically first solution, or None if there is none."""

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import constraint as pc
 
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
 
 NAME = "python-constraint"
 
@@ -122,7 +122,7 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
         elif isinstance(item, Placed):
             for row, col in item.cells:
                 domains[item.colour][row] &= {col}
-        elif isinstance(item, (AllDifferent, Disjoint)):
+        elif isinstance(item, (AllDifferent, Disjoint, LexLeader, Invariant)):
             pending.append(item)
         else:
             raise unsupported(NAME, item)
@@ -137,19 +137,55 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
             problem.addVariable(
                 _variable(colour, row), domain_type(sorted(domains[colour][row], reverse=True))
             )
+    # The queens' lines first: the solver runs a variable's constraints in the order
+    # added, and the symmetry checks expect the lines to have pruned the domains.
     offsets: dict[int, set[int]] = {}
     for item in pending:
-        if isinstance(item, Disjoint):
-            for row in range(n):
-                problem.addConstraint(
-                    pc.AllDifferentConstraint(), [_variable(c, row) for c in item.colours]
-                )
-        else:
+        if isinstance(item, AllDifferent):
             offsets.setdefault(item.colour, set()).add(item.offset)
     for colour, colour_offsets in offsets.items():
         rows = [_variable(colour, r) for r in range(n)]
         problem.addConstraint(QueenLines(rows, frozenset(colour_offsets)), rows)
+    for item in pending:
+        if isinstance(item, (LexLeader, Invariant)):
+            _add_symmetry_constraint(problem, item, n, colours)
+        elif isinstance(item, Disjoint):
+            for row in range(n):
+                problem.addConstraint(
+                    pc.AllDifferentConstraint(), [_variable(c, row) for c in item.colours]
+                )
     return problem
+
+
+def _add_symmetry_constraint(
+    problem: pc.Problem, item: LexLeader | Invariant, n: int, colours: int
+) -> None:
+    """State a symmetry constraint: ``Invariant`` pairwise, ``LexLeader`` as one n-ary check."""
+    from cpqueens.symmetry import satisfies, transform
+
+    if isinstance(item, Invariant):
+        for colour in range(colours):
+            for row in range(n):
+                for other in range(n):
+                    # q[row] = a forces q[other] = b when (row, a) maps to (other, b).
+                    def keeps(a, b=None, row=row, other=other):
+                        target_row, target_col = transform(item.symmetry, (row, a), n)
+                        if target_row != other:
+                            return True
+                        return target_col == (a if b is None else b)
+
+                    names = [_variable(colour, row)]
+                    if other != row:
+                        names.append(_variable(colour, other))
+                    problem.addConstraint(pc.FunctionConstraint(keeps), names)
+        return
+    names = [_variable(c, r) for c in range(colours) for r in range(n)]
+
+    def leads(*values):
+        by_colour = tuple(tuple(values[c * n : (c + 1) * n]) for c in range(colours))
+        return satisfies(by_colour, item, n)
+
+    problem.addConstraint(pc.FunctionConstraint(leads), names)
 
 
 def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
