@@ -97,10 +97,15 @@ def test_solution_drawing_marks_colours_and_blocked_cells():
 
 def test_cross_check_raises_when_backends_disagree(monkeypatch):
     from cpqueens.backends import bitmask
+    from cpqueens.counting import split_depth
+    from cpqueens.split import subproblems
 
-    # 8 queens split by the mirror: 4 subproblems of weight 2, each now "counting" 93.
+    # Every subproblem of the 8-queens split now "counts" 93, times its weight.
     monkeypatch.setattr(bitmask, "count", lambda model: 93)
-    expected = r"^backends disagree on the count: cpsat=92, python-constraint=92, bitmask=744$"
+    parts = subproblems(cpqueens.model(8), split_depth(cpqueens.model(8), 1))
+    wrong = 93 * sum(p.weight for p in parts)
+    assert wrong != 92
+    expected = rf"^backends disagree on the count: cpsat=92, python-constraint=92, bitmask={wrong}$"
     with pytest.raises(cpqueens.CrossCheckError, match=expected):
         cpqueens.model(8).cross_check()
 
