@@ -15,7 +15,7 @@ reads ``submit``'s keyword arguments as its own options).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
 from typing import Any, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -53,10 +53,12 @@ def run(
             results: dict[K, R] = {}
             error: BaseException | None = None
             for future in finished:
-                try:
+                if future.cancelled():
+                    error = error or CancelledError(f"task {futures[future]!r} was cancelled")
+                elif future.exception() is not None:
+                    error = error or future.exception()
+                else:
                     results[futures[future]] = future.result()
-                except BaseException as raised:
-                    error = error or raised
             if results:
                 record(results)
             if error is not None:
