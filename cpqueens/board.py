@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cpqueens import drawing
 from cpqueens.constraints import Cell
+
+#: The seeds' two grid formats: name -> (the character of a free cell, of a blocked cell).
+GRID_FORMATS = {"0/1": ("1", "0"), "'*'/'.'": ("*", ".")}
 
 
 def check_size(n: object) -> int:
@@ -49,6 +53,77 @@ def check_cells(cells: Iterable[object], n: int, what: str) -> tuple[Cell, ...]:
     return tuple(sorted(checked))
 
 
+def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
+    r"""Read a square grid of cells; return its size and its blocked cells.
+
+    The grid is rows of 0/1 (1 = a queen may stand, 0 = blocked) or rows of
+    '*' and '.' ('.' = blocked); the first cell decides which. Spaces between
+    cells, blank lines around the grid and trailing spaces are ignored. Errors
+    name the 1-based line and column of the text.
+
+    >>> parse_grid("1 0\n1 1\n")
+    (2, ((0, 1),))
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"board text must be a str, got {text!r} ({type(text).__name__})")
+    lines = list(enumerate(text.splitlines(), start=1))
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    while lines and not lines[0][1].strip():
+        lines.pop(0)
+    if not lines:
+        raise ValueError(
+            "line 1, column 1: no grid: expected rows of 0/1 (1 = a queen may stand) "
+            "or of '*' and '.' ('.' = blocked)"
+        )
+    first_line = lines[0][0]
+    grid_name = free = blocked_char = ""
+    n = 0
+    blocked: list[Cell] = []
+    for row, (number, line) in enumerate(lines):
+        cells = [(column, char) for column, char in enumerate(line, 1) if not char.isspace()]
+        if not cells:
+            raise ValueError(f"line {number}, column 1: blank line inside the grid")
+        if row == 0:
+            grid_name, (free, blocked_char) = _grid_format(number, *cells[0])
+            n = len(cells)
+        if row == n:
+            raise ValueError(
+                f"line {number}, column 1: one row too many: the grid has {n} cells "
+                f"per row (line {first_line}), so expected {n} rows"
+            )
+        for column, char in cells:
+            if char not in (free, blocked_char):
+                raise ValueError(
+                    f"line {number}, column {column}: unknown character {char!r} in a "
+                    f"{grid_name} grid: expected {free!r} or {blocked_char!r}"
+                )
+        if len(cells) != n:
+            column = cells[n][0] if len(cells) > n else len(line.rstrip()) + 1
+            raise ValueError(
+                f"line {number}, column {column}: row {row + 1} has {len(cells)} cells, "
+                f"expected {n} like the first row (line {first_line})"
+            )
+        blocked.extend((row, col) for col, (_, char) in enumerate(cells) if char == blocked_char)
+    if len(lines) < n:
+        raise ValueError(
+            f"line {lines[-1][0] + 1}, column 1: the grid ends after {len(lines)} rows, "
+            f"expected {n} rows of {n} cells"
+        )
+    return n, tuple(blocked)
+
+
+def _grid_format(number: int, column: int, char: str) -> tuple[str, tuple[str, str]]:
+    """The name and (free, blocked) characters of the grid format whose first cell is ``char``."""
+    for name, pair in GRID_FORMATS.items():
+        if char in pair:
+            return name, pair
+    raise ValueError(
+        f"line {number}, column {column}: unknown character {char!r}: expected a grid of "
+        "0/1 (1 = a queen may stand) or of '*' and '.' ('.' = blocked)"
+    )
+
+
 @dataclass(frozen=True)
 class Board:
     """An n x n board with some cells blocked (0-based (row, col)).
@@ -63,6 +138,22 @@ class Board:
     def __post_init__(self) -> None:
         check_size(self.n)
         object.__setattr__(self, "blocked", check_cells(self.blocked, self.n, "blocked cell"))
+
+    @classmethod
+    def parse(cls, text: str) -> Board:
+        r"""Read a board from the seeds' grids: rows of 0/1 (1 = free) or of * and . (. = blocked).
+
+        Spaces between cells, blank lines around the grid and trailing spaces
+        are fine; a ragged row, the wrong number of rows or an unknown
+        character is a ValueError naming the line and column.
+
+        >>> Board.parse("1011\n1111\n1111\n1111").blocked
+        ((0, 1),)
+        >>> Board.parse("**.*\n*.*.\n****\n****").blocked
+        ((0, 2), (1, 1), (1, 3))
+        """
+        n, blocked = parse_grid(text)
+        return cls(n, blocked)
 
     @property
     def blocked_masks(self) -> tuple[int, ...]:
@@ -80,3 +171,24 @@ class Board:
         """The columns of ``row`` where a queen may stand, ascending."""
         mask = self.blocked_masks[row]
         return tuple(c for c in range(self.n) if not mask >> c & 1)
+
+    def draw(self, style: str = "board", *, size: int | None = None) -> str:
+        """The empty board as text ('board': '.' free, '#' blocked) or SVG ('svg').
+
+        ``size`` is the SVG's width in pixels.
+
+        >>> print(Board(3, ((0, 2),)).draw())
+        ..#
+        ...
+        ...
+        """
+        if drawing.check_style(style, ("board", "svg")) == "svg":
+            return drawing.svg(self, (), size)
+        return drawing.grid(self)
+
+    def _repr_svg_(self) -> str:
+        """The SVG picture a notebook shows."""
+        return self.draw("svg")
+
+    def __str__(self) -> str:
+        return self.draw("board")

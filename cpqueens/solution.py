@@ -1,15 +1,14 @@
-"""Solution: the column of every queen, per colour, and its text drawing."""
+"""Solution: the column of every queen, per colour, and its drawings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cpqueens import drawing
 from cpqueens.board import Board
+from cpqueens.drawing import BLOCKED, COLOUR_LETTERS, EMPTY
 
-#: The letter drawn for each colour's queens; colour 0 is the seeds' 'Q'.
-COLOUR_LETTERS = "QWXYZABCDEFGHIJKLMNOPRSTUV"
-EMPTY = "."
-BLOCKED = "#"
+__all__ = ["BLOCKED", "COLOUR_LETTERS", "EMPTY", "Solution"]
 
 
 @dataclass(frozen=True)
@@ -37,17 +36,26 @@ class Solution:
     @property
     def cells(self) -> tuple[tuple[int, int, int], ...]:
         """Every queen as (colour, row, col)."""
-        return tuple(
-            (colour, row, col)
-            for colour, columns in enumerate(self.by_colour)
-            for row, col in enumerate(columns)
-        )
+        return drawing.queens_of(self.by_colour)
+
+    def draw(self, style: str = "board", *, size: int | None = None) -> str:
+        """The solution drawn as text ('board'), 1-based columns ('columns') or SVG ('svg').
+
+        ``size`` is the SVG's width in pixels.
+
+        >>> Solution(((1, 3, 5, 0, 2, 4),), Board(6)).draw("columns")
+        '2 4 6 1 3 5'
+        """
+        style = drawing.check_style(style)
+        if style == "columns":
+            return drawing.column_lists(self.by_colour)
+        if style == "svg":
+            return drawing.svg(self.board, self.cells, size)
+        return drawing.grid(self.board, self.cells)
+
+    def _repr_svg_(self) -> str:
+        """The SVG picture a notebook shows."""
+        return self.draw("svg")
 
     def __str__(self) -> str:
-        n = self.board.n
-        grid = [[EMPTY] * n for _ in range(n)]
-        for row, col in self.board.blocked:
-            grid[row][col] = BLOCKED
-        for colour, row, col in self.cells:
-            grid[row][col] = COLOUR_LETTERS[colour % len(COLOUR_LETTERS)]
-        return "\n".join("".join(line) for line in grid)
+        return self.draw("board")

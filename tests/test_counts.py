@@ -8,23 +8,25 @@ import cpqueens
 
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
 TWO_COLOURS = [0, 0, 0, 2, 40, 12, 496, 3252]
-# How far each backend is asked to go in the test suite (slower runs live in benchmarks/).
+# How far each backend goes in the suite (larger boards are benchmarks); others get the default.
 OEIS_LIMIT = {"bitmask": 12, "cpsat": 10, "python-constraint": 10}
 TWO_COLOUR_LIMIT = {"bitmask": 8, "cpsat": 8, "python-constraint": 8}
 
 
-@pytest.mark.parametrize("n", range(1, 13))
-def test_a000170(backend, n):
-    if n > OEIS_LIMIT.get(backend, 10):
-        pytest.skip(f"n={n} is a benchmark for {backend}")
-    assert cpqueens.model(n).count(backend=backend) == A000170[n - 1]
+@pytest.mark.parametrize(
+    ("name", "n"),
+    [(b, n) for b in cpqueens.backends() for n in range(1, OEIS_LIMIT.get(b, 10) + 1)],
+)
+def test_a000170(name, n):
+    assert cpqueens.model(n).count(backend=name) == A000170[n - 1]
 
 
-@pytest.mark.parametrize("n", range(1, 9))
-def test_two_colours_on_a_free_board(backend, n):
-    if n > TWO_COLOUR_LIMIT.get(backend, 7):
-        pytest.skip(f"n={n} is a benchmark for {backend}")
-    assert cpqueens.model(n, colours=2).count(backend=backend) == TWO_COLOURS[n - 1]
+@pytest.mark.parametrize(
+    ("name", "n"),
+    [(b, n) for b in cpqueens.backends() for n in range(1, TWO_COLOUR_LIMIT.get(b, 7) + 1)],
+)
+def test_two_colours_on_a_free_board(name, n):
+    assert cpqueens.model(n, colours=2).count(backend=name) == TWO_COLOURS[n - 1]
 
 
 def test_judge_samples(backend):

@@ -118,3 +118,20 @@ def test_unknown_constraint_is_not_supported(backend):
     expected = rf"backend '{backend}' does not support the constraint .*Strange"
     with pytest.raises(cpqueens.NotSupportedError, match=expected):
         m.count(backend=backend)
+
+
+def test_a_search_stopped_by_a_limit_is_not_a_count(monkeypatch):
+    from cpqueens.backends import cpsat
+
+    unlimited = cpsat._solver
+
+    def limited():
+        solver = unlimited()
+        solver.parameters.max_time_in_seconds = 0.001
+        return solver
+
+    monkeypatch.setattr(cpsat, "_solver", limited)
+    with pytest.raises(cpqueens.IncompleteSearchError, match=r"^CP-SAT stopped before enumerating"):
+        cpqueens.model(12).count(backend="cpsat", workers=1)
+    with pytest.raises(cpqueens.IncompleteSearchError):
+        list(cpqueens.model(12).solutions(backend="cpsat"))

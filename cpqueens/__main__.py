@@ -1,0 +1,5 @@
+"""``python -m cpqueens``: the command line."""
+
+from cpqueens.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,249 @@
+"""The command line: ``cpqueens count``, ``cpqueens solve`` and ``cpqueens backends``.
+
+Every bad input ends in one line on stderr and a non-zero exit code: 2 for a
+malformed command line, 1 for a problem the library or a board file rejects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from importlib import metadata
+from itertools import chain
+from typing import NoReturn
+
+import cpqueens
+from cpqueens.backends import distribution, is_installed, known
+from cpqueens.board import Board
+from cpqueens.errors import CpqueensError
+from cpqueens.model import DEFAULT_BACKEND, Model
+
+EXAMPLES = """\
+examples:
+  cpqueens count 8                          92 (CP-SAT, the default backend)
+  cpqueens count 12 --backend bitmask --time
+  cpqueens count 8 --colours 2              2n queens: 3252
+  cpqueens count 8 --placed 0,0 3,5         queens fixed at (row, col), 0-based: 2
+  cpqueens count --board grid.txt           the board file gives n
+  cpqueens count --colours 2 --board - < grid.txt
+  cpqueens solve 6 --limit 3 --format columns
+  cpqueens solve 8 --format svg --out eight.svg
+  cpqueens backends
+"""
+
+BOARD_HELP = """\
+A board file (or '-' for stdin) holds the grid alone: rows of 0/1 (1 = a queen
+may stand) or of '*' and '.' ('.' = blocked), with or without spaces between
+cells. N may then be omitted; if given it must match the grid.
+
+Exit codes: 0 done; 1 a problem, board file or backend the library rejects,
+or no solution to print; 2 a malformed command line.
+"""
+
+
+class UsageError(Exception):
+    """A command line that names an impossible problem (exit code 1)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr, never the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def cell(text: str) -> tuple[int, int]:
+    """Read a 'R,C' command-line cell (0-based row and column)."""
+    parts = text.split(",")
+    try:
+        row, col = (int(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected R,C (0-based row and column), got {text!r}"
+        ) from None
+    return row, col
+
+
+def add_problem_options(parser: argparse.ArgumentParser) -> None:
+    """The options that state a problem and pick a backend, shared by count and solve."""
+    parser.add_argument("n", metavar="N", nargs="?", type=int, help="the board size")
+    parser.add_argument(
+        "--board", metavar="FILE", help="read the board (n and blocked cells) from FILE, - = stdin"
+    )
+    parser.add_argument(
+        "--colours", metavar="K", type=int, default=1, help="colours of queens (default 1)"
+    )
+    parser.add_argument(
+        "--placed",
+        metavar="R,C",
+        type=cell,
+        nargs="+",
+        action="extend",
+        default=[],
+        help="colour-0 queens fixed at 0-based (row, col)",
+    )
+    parser.add_argument(
+        "--backend",
+        metavar="B",
+        default=DEFAULT_BACKEND,
+        help=f"solver: {', '.join(known())} (default {DEFAULT_BACKEND})",
+    )
+    parser.add_argument("--time", action="store_true", help="print the time taken on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``cpqueens`` argument parser with its three commands."""
+    parser = _Parser(
+        prog="cpqueens",
+        description="Count and list N-Queens-family solutions exactly.",
+        epilog=EXAMPLES + "\n" + BOARD_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=cpqueens.__version__)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    shared = {"epilog": EXAMPLES, "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+    count = commands.add_parser("count", help="print the exact number of solutions", **shared)
+    add_problem_options(count)
+    count.add_argument(
+        "--workers", metavar="W", type=int, help="processes (default: every core if it pays)"
+    )
+    count.set_defaults(run=run_count)
+
+    solve = commands.add_parser("solve", help="print solutions in lexicographic order", **shared)
+    add_problem_options(solve)
+    solve.add_argument(
+        "--limit", metavar="K", type=int, help="at most K solutions (default all; svg: 1)"
+    )
+    solve.add_argument(
+        "--format",
+        choices=("board", "columns", "svg"),
+        default="board",
+        help="rows of Q and . (default), 1-based columns, or an SVG picture",
+    )
+    solve.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    solve.set_defaults(run=run_solve)
+
+    listing = commands.add_parser("backends", help="list the backends and their versions")
+    listing.set_defaults(run=run_backends)
+    return parser
+
+
+def read_board(path: str) -> Board:
+    """The board in file ``path`` ('-' = stdin)."""
+    name = "<stdin>" if path == "-" else repr(path)
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise UsageError(f"cannot read board file {name}: {reason}") from None
+    try:
+        return Board.parse(text)
+    except ValueError as error:
+        raise UsageError(f"board file {name}: {error}") from None
+
+
+def build_model(args: argparse.Namespace) -> Model:
+    """The model the problem options state."""
+    if args.board is None:
+        if args.n is None:
+            raise UsageError("give the board size N or a board file with --board")
+        return cpqueens.model(args.n, colours=args.colours, placed=args.placed)
+    board = read_board(args.board)
+    if args.n is not None and args.n != board.n:
+        raise UsageError(f"N is {args.n} but the board in {args.board!r} is {board.n}x{board.n}")
+    return cpqueens.model(board, colours=args.colours, placed=args.placed)
+
+
+def report_time(args: argparse.Namespace, start: float) -> None:
+    """Print the seconds since ``start`` on stderr if --time was given."""
+    if args.time:
+        print(f"time: {time.perf_counter() - start:.3f} s", file=sys.stderr)
+
+
+def run_count(args: argparse.Namespace) -> int:
+    """``cpqueens count``: the exact number of solutions."""
+    model = build_model(args)
+    start = time.perf_counter()
+    print(model.count(args.backend, workers=args.workers))
+    report_time(args, start)
+    return 0
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """``cpqueens solve``: solutions drawn as boards, column lists or one SVG picture."""
+    limit = args.limit
+    if args.format == "svg":
+        if limit is not None and limit != 1:
+            raise UsageError(f"--format svg draws one solution: expected --limit 1, got {limit}")
+        limit = 1
+    model = build_model(args)
+    solutions = model.solutions(args.backend, limit=limit)
+    start = time.perf_counter()
+    first = next(solutions, None)  # bad input fails here, before --out is created
+    if first is None:
+        report_time(args, start)
+        if limit == 0:
+            return 0
+        print("cpqueens: no solution", file=sys.stderr)
+        return 1
+    try:
+        out = sys.stdout if args.out is None else open(args.out, "w", encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+    try:
+        # Boards as the seeds print them: a blank line after each.
+        end = "\n\n" if args.format == "board" else "\n"
+        for solution in chain((first,), solutions):
+            out.write(solution.draw(args.format) + end)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    report_time(args, start)
+    return 0
+
+
+def run_backends(args: argparse.Namespace) -> int:
+    """``cpqueens backends``: every backend, installed or not, with its package's version."""
+    for name in known():
+        dist = distribution(name)
+        if not is_installed(name):
+            status = f"missing    pip install {dist}"
+        else:
+            status = f"installed  {dist} {version(dist)}"
+        default = "  (default)" if name == DEFAULT_BACKEND else ""
+        print(f"{name:<18} {status}{default}")
+    return 0
+
+
+def version(dist: str) -> str:
+    """The installed version of distribution ``dist`` (cpqueens itself even when not installed)."""
+    if dist == "cpqueens":
+        return cpqueens.__version__
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "(version unknown)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        sys.stdout = open(os.devnull, "w")
+        return 1
+    except (UsageError, ValueError, TypeError, CpqueensError) as error:
+        print(f"cpqueens: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("cpqueens: interrupted", file=sys.stderr)
+        return 130

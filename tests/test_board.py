@@ -1,0 +1,133 @@
+"""Board: parsing the seeds' grids (and exact errors naming line and column), drawing as text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cpqueens
+from cpqueens import Board
+
+from . import oracle
+
+# The seeds' samples: seed 001 (0/1, 1 = a queen may stand) and Luogu P1562 ('.' = blocked).
+FREE_4 = "1111\n1111\n1111\n1111\n"
+FIRST_ROW_1011 = "1011\n1111\n1111\n1111\n"
+P1562_SAMPLE = "**.*\n*.*.\n****\n****\n"
+
+
+def test_parse_the_seeds_samples():
+    assert Board.parse(FREE_4) == Board(4)
+    assert Board.parse(FIRST_ROW_1011) == Board(4, ((0, 1),))
+    assert Board.parse(P1562_SAMPLE) == Board(4, ((0, 2), (1, 1), (1, 3)))
+
+
+def test_seed_001_sample_counts():
+    counts = [
+        cpqueens.model(Board.parse(text), colours=2).count(backend="bitmask")
+        for text in (FREE_4, FIRST_ROW_1011)
+    ]
+    assert counts == [2, 0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 0 1 1\n1 1 1 1\n1 1 1 1\n1 1 1 1",  # spaces between digits
+        "\n\n  1011  \n1111\t\n1111\n1111 \n\n \n",  # blank lines around, indent, trailing spaces
+        "1011\r\n1111\r\n1111\r\n1111\r\n",  # CRLF line ends
+        "*.**\n****\n****\n****",  # the same board in P1562's alphabet
+        "* . * *\n* * * *\n* * * *\n* * * *\n",
+    ],
+)
+def test_parse_tolerates_layout(text):
+    assert Board.parse(text) == Board(4, ((0, 1),))
+
+
+def test_parse_one_by_one():
+    assert Board.parse("1") == Board(1)
+    assert Board.parse(".") == Board(1, ((0, 0),))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "line 1, column 1: no grid: expected rows of 0/1 (1 = a queen may stand) "
+         "or of '*' and '.' ('.' = blocked)"),
+        ("\n  \n", "line 1, column 1: no grid: expected rows of 0/1 (1 = a queen may stand) "
+         "or of '*' and '.' ('.' = blocked)"),
+        ("111\n101\n11\n", "line 3, column 3: row 3 has 2 cells, expected 3 like the first row "
+         "(line 1)"),
+        ("\n111\n1011\n111\n", "line 3, column 4: row 2 has 4 cells, expected 3 like the first "
+         "row (line 2)"),
+        ("1 1\n1\n", "line 2, column 2: row 2 has 1 cells, expected 2 like the first row "
+         "(line 1)"),
+        ("11\n11\n11\n", "line 3, column 1: one row too many: the grid has 2 cells per row "
+         "(line 1), so expected 2 rows"),
+        ("111\n111\n", "line 3, column 1: the grid ends after 2 rows, expected 3 rows of 3 "
+         "cells"),
+        ("11\n\n11\n", "line 2, column 1: blank line inside the grid"),
+        ("1x\n11\n", "line 1, column 2: unknown character 'x' in a 0/1 grid: "
+         "expected '1' or '0'"),
+        ("11\n1*\n", "line 2, column 2: unknown character '*' in a 0/1 grid: "
+         "expected '1' or '0'"),
+        ("*.\n.1\n", "line 2, column 2: unknown character '1' in a '*'/'.' grid: "
+         "expected '*' or '.'"),
+        ("Q.\n..\n", "line 1, column 1: unknown character 'Q': expected a grid of 0/1 "
+         "(1 = a queen may stand) or of '*' and '.' ('.' = blocked)"),
+    ],
+)  # fmt: skip
+def test_parse_errors_name_line_and_column(text, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        Board.parse(text)
+
+
+def test_parse_rejects_non_text():
+    with pytest.raises(TypeError, match=r"^board text must be a str, got b'11' \(bytes\)$"):
+        Board.parse(b"11")
+
+
+def render(n: int, blocked: set[tuple[int, int]], free: str, taken: str, gap: str) -> str:
+    """A grid written independently of the parser (test helper)."""
+    return "\n".join(
+        gap.join(taken if (r, c) in blocked else free for c in range(n)) for r in range(n)
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data=st.data(),
+    n=st.integers(1, 7),
+    alphabet=st.sampled_from([("1", "0"), ("*", ".")]),
+    gap=st.sampled_from(["", " "]),
+)
+def test_parse_round_trips_random_boards(data, n, alphabet, gap):
+    cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    blocked = data.draw(st.sets(cells, max_size=n * n))
+    board = Board.parse(render(n, blocked, *alphabet, gap))
+    assert board == Board(n, tuple(blocked))
+    assert model_count(board) == len(oracle.placements(n, blocked))
+
+
+def model_count(board: Board) -> int:
+    return cpqueens.model(board).count(backend="bitmask")
+
+
+def test_board_text_marks_blocked_cells():
+    board = Board.parse(P1562_SAMPLE)
+    assert str(board) == "..#.\n.#.#\n....\n...."
+    assert board.draw("board") == str(board)
+
+
+def test_board_has_no_column_drawing():
+    expected = "unknown drawing style 'columns': expected one of 'board', 'svg'"
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        Board(4).draw("columns")
+
+
+def test_model_accepts_a_parsed_board():
+    m = cpqueens.model(Board.parse(P1562_SAMPLE), blocked=[(3, 3)])
+    assert m.board.blocked == ((0, 2), (1, 1), (1, 3), (3, 3))

@@ -1,0 +1,200 @@
+"""The command line, run as a subprocess: answers, formats, and one-line errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import xml.etree.ElementTree as ET
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+import cpqueens
+
+from . import oracle
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_001_SAMPLE = "1111\n1111\n1111\n1111\n"
+P1562_SAMPLE = "**.*\n*.*.\n****\n****\n"
+
+
+def run(*args: str, stdin: str = "", prelude: str = "") -> subprocess.CompletedProcess[str]:
+    """``python -m cpqueens ARGS`` on this worktree's package (``prelude``: code run first)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "cpqueens", *args]
+    if prelude:
+        call = f"import sys; from cpqueens.cli import main; sys.exit(main({list(args)!r}))"
+        command = [sys.executable, "-c", f"{prelude}\n{call}"]
+    return subprocess.run(
+        command, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120
+    )
+
+
+def test_count():
+    result = run("count", "8", "--backend", "bitmask")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "92\n", "")
+
+
+def test_count_with_the_default_backend_and_time():
+    result = run("count", "6", "--workers", "1", "--time")
+    assert (result.returncode, result.stdout) == (0, "4\n")
+    assert re.fullmatch(r"time: \d+\.\d{3} s\n", result.stderr)
+
+
+def test_count_placed_queens():
+    placed = [(0, 0), (3, 5)]
+    result = run("count", "8", "--placed", "0,0", "3,5", "--backend", "bitmask")
+    assert result.stdout == f"{len(oracle.solutions(8, placed=placed))}\n"
+
+
+def test_count_a_board_from_stdin_gives_n():
+    result = run("count", "--colours", "2", "--board", "-", "--backend", "bitmask",
+                 stdin=SEED_001_SAMPLE)  # fmt: skip
+    assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+
+
+def test_count_a_board_file(tmp_path):
+    path = tmp_path / "grid.txt"
+    path.write_text("****\n****\n****\n***.\n")
+    result = run("count", "4", "--board", str(path), "--backend", "python-constraint")
+    assert result.stdout == f"{len(oracle.solutions(4, blocked=[(3, 3)]))}\n"
+
+
+def test_solve_columns_is_p1219():
+    result = run("solve", "6", "--limit", "3", "--format", "columns", "--backend", "bitmask")
+    assert result.stdout == "2 4 6 1 3 5\n3 6 2 5 1 4\n4 1 5 2 6 3\n"
+
+
+def test_solve_boards_with_the_default_backend():
+    result = run("solve", "4")
+    assert result.returncode == 0
+    assert result.stdout == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
+
+
+def test_solve_two_colours_on_a_blocked_board():
+    result = run("solve", "--board", "-", "--colours", "2", "--format", "columns",
+                 "--backend", "bitmask", stdin="0111\n1111\n1111\n1110\n")  # fmt: skip
+    assert result.stdout == "2 4 1 3 | 3 1 4 2\n3 1 4 2 | 2 4 1 3\n"
+
+
+def test_solve_svg_to_a_file(tmp_path):
+    out = tmp_path / "eight.svg"
+    result = run("solve", "8", "--format", "svg", "--out", str(out), "--backend", "bitmask")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    root = ET.parse(out).getroot()
+    classes = [e.get("class", "").split() for e in root.iter()]
+    assert sum("square" in c for c in classes) == 64
+    assert sum("queen" in c for c in classes) == 8
+
+
+def test_solve_without_solutions():
+    result = run("solve", "3", "--backend", "bitmask")
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", "cpqueens: no solution\n")
+
+
+def test_backends_lists_names_and_versions():
+    result = run("backends")
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [
+        f"cpsat              installed  ortools {metadata.version('ortools')}  (default)",
+        "python-constraint  installed  python-constraint2 "
+        f"{metadata.version('python-constraint2')}",
+        f"bitmask            installed  cpqueens {cpqueens.__version__}",
+    ]
+
+
+HIDE_CONSTRAINT = (
+    "import importlib.util as u; find = u.find_spec\n"
+    "u.find_spec = lambda name, *a: None if name == 'constraint' else find(name, *a)"
+)
+
+
+def test_a_missing_solver():
+    listing = run("backends", prelude=HIDE_CONSTRAINT)
+    assert "python-constraint  missing    pip install python-constraint2\n" in listing.stdout
+    result = run("count", "4", "--backend", "python-constraint", prelude=HIDE_CONSTRAINT)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        "cpqueens: error: backend 'python-constraint' needs the 'python-constraint2' package: "
+        "pip install python-constraint2\n"
+    )
+
+
+def test_help_shows_examples():
+    for args in (["--help"], ["count", "--help"], ["solve", "--help"]):
+        result = run(*args)
+        assert result.returncode == 0
+        assert "examples:\n  cpqueens count 8 " in result.stdout
+        assert "cpqueens solve 8 --format svg --out eight.svg" in result.stdout
+
+
+def test_console_script_is_declared():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert pyproject["project"]["scripts"] == {"cpqueens": "cpqueens.cli:main"}
+
+
+B = ("--backend", "bitmask")
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "code", "line"),
+    [
+        (["count", "0"], "", 1, "cpqueens: error: board size n must be an int >= 1, got 0"),
+        (["count", "-3"], "", 1, "cpqueens: error: board size n must be an int >= 1, got -3"),
+        (["count", "x"], "", 2, "cpqueens count: error: argument N: invalid int value: 'x'"),
+        (["count"], "", 1, "cpqueens: error: give the board size N or a board file with --board"),
+        ([], "", 2, "cpqueens: error: the following arguments are required: COMMAND"),
+        (["count", "4", "--colours", "0"], "", 1,
+         "cpqueens: error: colours must be an int >= 1, got 0"),
+        (["count", "4", "--placed", "9,9"], "", 1,
+         "cpqueens: error: placed queen (9, 9) is off the 4x4 board: "
+         "row and column must be in 0..3"),
+        (["count", "4", "--placed", "1,0", "1,2"], "", 1,
+         "cpqueens: error: placed queens (1, 0) and (1, 2) share row 1: "
+         "expected at most one placed queen per row"),
+        (["count", "4", "--placed", "1"], "", 2,
+         "cpqueens count: error: argument --placed: expected R,C (0-based row and column), "
+         "got '1'"),
+        (["count", "4", "--backend", "gurobi"], "", 1,
+         "cpqueens: error: unknown backend 'gurobi': "
+         "expected one of 'cpsat', 'python-constraint', 'bitmask'"),
+        (["count", "4", "--workers", "0", *B], "", 1,
+         "cpqueens: error: workers must be None or an int >= 1, got 0"),
+        (["solve", "4", "--limit", "-1"], "", 1,
+         "cpqueens: error: limit must be None or an int >= 0, got -1"),
+        (["solve", "4", "--format", "svg", "--limit", "2"], "", 1,
+         "cpqueens: error: --format svg draws one solution: expected --limit 1, got 2"),
+        (["solve", "4", "--format", "png"], "", 2,
+         "cpqueens solve: error: argument --format: invalid choice: 'png' "
+         "(choose from 'board', 'columns', 'svg')"),
+        (["solve", "4", "--out", "/nonexistent/dir/x.txt", *B], "", 1,
+         "cpqueens: error: cannot write '/nonexistent/dir/x.txt': No such file or directory"),
+        (["count", "--board", "/nonexistent/grid.txt"], "", 1,
+         "cpqueens: error: cannot read board file '/nonexistent/grid.txt': "
+         "No such file or directory"),
+        (["count", "8", "--board", "-"], P1562_SAMPLE, 1,
+         "cpqueens: error: N is 8 but the board in '-' is 4x4"),
+        (["count", "--board", "-"], "111\n11\n111\n", 1,
+         "cpqueens: error: board file <stdin>: line 2, column 3: row 2 has 2 cells, "
+         "expected 3 like the first row (line 1)"),
+        (["count", "--board", "-"], "4\n1111\n1111\n1111\n1111\n", 1,
+         "cpqueens: error: board file <stdin>: line 1, column 1: unknown character '4': "
+         "expected a grid of 0/1 (1 = a queen may stand) or of '*' and '.' ('.' = blocked)"),
+        (["count", "--board", "-"], "**\n*1\n", 1,
+         "cpqueens: error: board file <stdin>: line 2, column 2: unknown character '1' in a "
+         "'*'/'.' grid: expected '*' or '.'"),
+        (["count", "--board", "-"], "11\n11\n11\n", 1,
+         "cpqueens: error: board file <stdin>: line 3, column 1: one row too many: "
+         "the grid has 2 cells per row (line 1), so expected 2 rows"),
+        (["count", "--board", "-"], "", 1,
+         "cpqueens: error: board file <stdin>: line 1, column 1: no grid: expected rows of 0/1 "
+         "(1 = a queen may stand) or of '*' and '.' ('.' = blocked)"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line_on_stderr(args, stdin, code, line):
+    result = run(*args, stdin=stdin)
+    assert (result.returncode, result.stdout, result.stderr) == (code, "", line + "\n")
