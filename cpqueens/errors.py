@@ -47,7 +47,10 @@ class CountInterrupted(KeyboardInterrupt):
 
     def __str__(self) -> str:
         if self.checkpoint is None:
-            return f"interrupted after {self.done} of {self.total} subproblems (no checkpoint)"
+            return (
+                f"interrupted after {self.done} of {self.total} subproblems; nothing is saved "
+                "(count with a checkpoint file to be able to resume)"
+            )
         return (
             f"interrupted: {self.done} of {self.total} subproblems are saved in "
             f"{self.checkpoint}; run the same command again to resume"
