@@ -32,6 +32,8 @@ examples:
   cpqueens count --board grid.txt           the board file gives n
   cpqueens count --colours 2 --board - < grid.txt
   cpqueens solve 6 --limit 3 --format columns
+  cpqueens count 8 --unique                 12 classes under the board's symmetries
+  cpqueens solve 8 --unique --format columns
   cpqueens solve 8 --format svg --out eight.svg
   cpqueens backends
 """
@@ -96,6 +98,11 @@ def add_problem_options(parser: argparse.ArgumentParser) -> None:
         metavar="B",
         default=DEFAULT_BACKEND,
         help=f"solver: {', '.join(known())} (default {DEFAULT_BACKEND})",
+    )
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="one solution per class under the board symmetries the problem has",
     )
     parser.add_argument("--time", action="store_true", help="print the time taken on stderr")
 
@@ -190,7 +197,11 @@ def report_time(args: argparse.Namespace, start: float) -> None:
 def run_count(args: argparse.Namespace) -> int:
     """``cpqueens count``: the exact number of solutions."""
     model = build_model(args)
-    options = {"progress": False if args.quiet else None, "checkpoint": args.checkpoint}
+    options = {
+        "unique": args.unique,
+        "progress": False if args.quiet else None,
+        "checkpoint": args.checkpoint,
+    }
     start = time.perf_counter()
     if args.scheduler is None:
         total = model.count(args.backend, workers=args.workers, **options)
@@ -226,7 +237,7 @@ def run_solve(args: argparse.Namespace) -> int:
             raise UsageError(f"--format svg draws one solution: expected --limit 1, got {limit}")
         limit = 1
     model = build_model(args)
-    solutions = model.solutions(args.backend, limit=limit)
+    solutions = model.solutions(args.backend, limit=limit, unique=args.unique)
     start = time.perf_counter()
     first = next(solutions, None)  # bad input fails here, before --out is created
     if first is None:

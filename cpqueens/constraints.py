@@ -67,7 +67,69 @@ class Disjoint:
         return f"Disjoint(colours {', '.join(map(str, self.colours))}: no shared cell)"
 
 
-Constraint = AllDifferent | Forbidden | Placed | Disjoint
+#: The 8 symmetries of the square board, by name; ``cpqueens.symmetry`` maps cells by them.
+#: Rows grow downwards: "rot90" turns the board a quarter clockwise, "mirror"
+#: swaps left and right, "flip" top and bottom, "diagonal" transposes.
+BOARD_SYMMETRIES = (
+    "identity",
+    "rot90",
+    "rot180",
+    "rot270",
+    "mirror",
+    "flip",
+    "diagonal",
+    "antidiagonal",
+)
+
+
+def _check_symmetry(name: object) -> None:
+    if name not in BOARD_SYMMETRIES:
+        choices = ", ".join(repr(s) for s in BOARD_SYMMETRIES)
+        raise ValueError(f"unknown board symmetry {name!r}: expected one of {choices}")
+
+
+@dataclass(frozen=True)
+class LexLeader:
+    """Symmetry breaking: the solution is no greater than its image under each of ``symmetries``.
+
+    Solutions compare as tuples of column tuples, colour 0 first (the order in
+    which they are enumerated); an image maps every colour's queens at once.
+    With every symmetry of the model listed, exactly one solution of each
+    class is kept: its canonical representative.
+
+    >>> str(LexLeader(("rot90", "mirror")))
+    'LexLeader(q <= image of q under rot90, mirror)'
+    """
+
+    symmetries: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "symmetries", tuple(self.symmetries))
+        for name in self.symmetries:
+            _check_symmetry(name)
+
+    def __str__(self) -> str:
+        return f"LexLeader(q <= image of q under {', '.join(self.symmetries) or 'nothing'})"
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """The solution maps onto itself under the board symmetry ``symmetry``.
+
+    >>> str(Invariant("rot180"))
+    'Invariant(q = image of q under rot180)'
+    """
+
+    symmetry: str
+
+    def __post_init__(self) -> None:
+        _check_symmetry(self.symmetry)
+
+    def __str__(self) -> str:
+        return f"Invariant(q = image of q under {self.symmetry})"
+
+
+Constraint = AllDifferent | Forbidden | Placed | Disjoint | LexLeader | Invariant
 
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:

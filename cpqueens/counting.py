@@ -20,7 +20,8 @@ from cpqueens.model import Model
 from cpqueens.pool import local_pool
 from cpqueens.progress import Progress, ProgressOption, check_progress
 from cpqueens.runner import run, run_serially
-from cpqueens.split import Subproblem, subproblems
+from cpqueens.split import Subproblem
+from cpqueens.symmetry import native_total, subproblems
 
 # Below this many free rows a search is over before a process pool has started.
 PARALLEL_MIN_FREE_ROWS = 13
@@ -71,11 +72,12 @@ def executor_workers(executor: Executor) -> int:
     return os.cpu_count() or 1
 
 
-def split_depth(model: Model, workers: int) -> int:
+def split_depth(model: Model, workers: int, backend: str = "bitmask") -> int:
     """The fewest rows to split on that give each of ``workers`` many subproblems.
 
     At least one row (the mirror row), and at most half the free rows, so that
-    each subproblem keeps a real search.
+    each subproblem keeps a real search. The split is ``backend``'s
+    (``symmetry.subproblems``).
 
     >>> from cpqueens import model
     >>> split_depth(model(12), 1), split_depth(model(12), 2), split_depth(model(12), 64)
@@ -83,10 +85,19 @@ def split_depth(model: Model, workers: int) -> int:
     """
     free_rows = model.n - len(model.placed)
     most = max(1, free_rows // 2)
+    target = SUBPROBLEMS_PER_WORKER * workers
     depth = 1
-    while depth < most and len(subproblems(model, depth)) < SUBPROBLEMS_PER_WORKER * workers:
+    while depth < most and len(subproblems(model, backend, depth)) < target:
         depth += 1
     return depth
+
+
+def splits(executor: Executor | None, progress: ProgressOption, checkpoint: object | None) -> bool:
+    """Whether a count must run as subproblems: on an executor, reporting them, or resumable.
+
+    Otherwise a free board may go to the symmetry kernels, which count it in one go.
+    """
+    return executor is not None or checkpoint is not None or progress not in (None, False)
 
 
 def count_subproblem(backend: str, subproblem: Subproblem) -> int:
@@ -117,14 +128,19 @@ def count(
         raise ValueError(
             f"pass workers or executor, not both: got workers={workers!r} and {executor!r}"
         )
+    if not splits(executor, progress, checkpoint):
+        total = native_total(model, backend, workers)  # free board: numba symmetry kernels
+        if total is not None:
+            return total
     if executor is None:
         workers = workers or default_workers(model)
     journal = None if checkpoint is None else Checkpoint(checkpoint, model, backend)
     if journal is not None and journal.split_depth is not None:
         depth = journal.split_depth  # resume the recorded split, whatever the workers now
     else:
-        depth = split_depth(model, workers or executor_workers(executor))  # type: ignore[arg-type]
-    parts = subproblems(model, depth)
+        parallel = workers or executor_workers(executor)  # type: ignore[arg-type]
+        depth = split_depth(model, parallel, backend)
+    parts = subproblems(model, backend, depth)
     done = {} if journal is None else journal.bind(depth, parts)
     tasks = {i: (backend, part) for i, part in enumerate(parts) if i not in done}
 

@@ -82,20 +82,32 @@ class Model:
         """The same model narrowed by more constraints."""
         return Model(self.board, self.colours, self.placed, self.extra + constraints)
 
+    def symmetries(self) -> tuple[str, ...]:
+        """The board symmetries mapping the whole model onto itself (``cpqueens.symmetry``).
+
+        >>> model(6, blocked=[(0, 1), (1, 0)]).symmetries()
+        ('identity', 'diagonal')
+        """
+        from cpqueens.symmetry import group
+
+        return group(self)
+
     def count(
         self,
         backend: str = DEFAULT_BACKEND,
         *,
         workers: int | None = None,
+        unique: bool = False,
         executor: Executor | None = None,
         progress: bool | Callable[[int, int], None] | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
     ) -> int:
-        """The exact number of solutions, found by ``backend``.
+        """The exact number of solutions, found by ``backend``; with ``unique``, of classes.
 
-        The search is split into subproblems (using the mirror and colour
-        symmetries where the model has them), more of them the more workers
-        there are, and each is counted on its own:
+        The search is split into subproblems (using the model's symmetries
+        where it has them), more of them the more workers there are, and each
+        is counted on its own. ``unique=True`` counts the classes of solutions
+        under ``symmetries()`` (one canonical representative each).
 
         - ``workers``: a local pool of that many processes; None means every
           core for a search big enough to pay for it, else this process;
@@ -109,36 +121,46 @@ class Model:
           a checkpoint written for another model, backend or split is refused
           with ``CheckpointError``.
 
-        Ctrl-C stops the workers and raises ``CountInterrupted`` (a
-        ``KeyboardInterrupt``), the checkpoint holding every finished subproblem.
+        A free board on the bitmask backend goes to the symmetry kernels, which
+        count it in one go, unless ``executor``, ``checkpoint`` or a
+        ``progress`` callback (or True) asks for subproblems. Ctrl-C stops the
+        workers and raises ``CountInterrupted`` (a ``KeyboardInterrupt``), the
+        checkpoint holding every finished subproblem.
+
+        >>> model(8).count(backend="bitmask", unique=True)
+        12
         """
+        options = {"executor": executor, "progress": progress, "checkpoint": checkpoint}
+        if unique:
+            from cpqueens.symmetry import count_unique
+
+            return count_unique(self, backend, workers=workers, **options)  # type: ignore[arg-type]
         from cpqueens.counting import count
 
-        return count(
-            self,
-            backend,
-            workers=workers,
-            executor=executor,
-            progress=progress,
-            checkpoint=checkpoint,
-        )
+        return count(self, backend, workers=workers, **options)  # type: ignore[arg-type]
 
     def solutions(
-        self, backend: str = DEFAULT_BACKEND, limit: int | None = None
+        self, backend: str = DEFAULT_BACKEND, limit: int | None = None, *, unique: bool = False
     ) -> Iterator[Solution]:
         """Lazily yield solutions in lexicographic order, at most ``limit``.
 
-        The order is that of colour 0's columns row by row, then colour 1's, and so on.
+        The order is that of colour 0's columns row by row, then colour 1's, and
+        so on. With ``unique``, only the canonical representative of each class
+        under ``symmetries()`` (the smallest solution of its class).
         """
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
         ):
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
-        found = get_backend(backend).solutions(self)
+        from cpqueens.symmetry import leader
+
+        symmetries = self.symmetries()
+        source = self.with_constraints(leader(self)) if unique and len(symmetries) > 1 else self
+        found = get_backend(backend).solutions(source)
         if limit is not None:
             found = islice(found, limit)
         for by_colour in found:
-            yield Solution(by_colour, self.board)
+            yield Solution(by_colour, self.board, symmetries)
 
     def first(self, backend: str = DEFAULT_BACKEND) -> Solution | None:
         """The lexicographically first solution, or None if there is none."""

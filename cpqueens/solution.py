@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cpqueens import drawing
 from cpqueens.board import Board
@@ -27,6 +27,37 @@ class Solution:
 
     by_colour: tuple[tuple[int, ...], ...]
     board: Board
+    #: The symmetries ``canonical`` and ``orbit`` use: the model's group when a
+    #: model made the solution, else (None) those of the board's blocked cells.
+    symmetries: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+
+    def _group(self) -> tuple[str, ...]:
+        from cpqueens.symmetry import board_group
+
+        return self.symmetries if self.symmetries is not None else board_group(self.board)
+
+    def canonical(self) -> Solution:
+        """The smallest image of this solution under its symmetries: its class's representative.
+
+        Images compare as ``by_colour`` tuples (colour 0's columns row by row,
+        then colour 1's, ...); every colour is mapped at once, never permuted.
+
+        >>> Solution(((2, 0, 3, 1),), Board(4)).canonical().columns
+        (1, 3, 0, 2)
+        """
+        from cpqueens.symmetry import canonical
+
+        found = canonical(self.by_colour, self._group(), self.board.n)
+        return Solution(found, self.board, self.symmetries)
+
+    def orbit(self) -> tuple[Solution, ...]:
+        """Every distinct image of this solution under its symmetries, smallest first."""
+        from cpqueens.symmetry import orbit
+
+        return tuple(
+            Solution(found, self.board, self.symmetries)
+            for found in orbit(self.by_colour, self._group(), self.board.n)
+        )
 
     @property
     def columns(self) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ import pytest
 import cpqueens
 from cpqueens.checkpoint import describe
 from cpqueens.counting import count_subproblem
-from cpqueens.split import subproblems
+from cpqueens.symmetry import subproblems
 from tests import checkpoint_job, oracle
 from tests.processes import children, environment, finished, wait_for, wait_gone
 
@@ -46,7 +46,7 @@ def load(path: Path) -> dict:
 
 def reference(data: dict, model) -> dict[int, int]:
     """Each subproblem's weighted count by the bitmask reference, for the split the file records."""
-    parts = subproblems(model, data["split_depth"])
+    parts = subproblems(model, data["backend"], data["split_depth"])
     assert len(parts) == data["subproblems"]
     return {i: count_subproblem("bitmask", part) for i, part in enumerate(parts)}
 
@@ -81,7 +81,7 @@ def test_a_partial_checkpoint_resumes_with_the_rest_only(tmp_path):
     kept = data["done"][::2]  # as if the count had died halfway
     data["done"] = kept
     path.write_text(json.dumps(data))
-    parts = subproblems(model, data["split_depth"])
+    parts = subproblems(model, "bitmask", data["split_depth"])
 
     resumed = CountingExecutor()
     assert model.count("bitmask", executor=resumed, checkpoint=path) == expected
@@ -178,7 +178,7 @@ def test_sigkill_then_resume_counts_no_finished_subproblem_twice(tmp_path):
     expected = model.count("bitmask", workers=1, progress=False)  # the reference, uninterrupted
     assert int(resumed.stdout) == expected
 
-    labels = [checkpoint_job.label(p) for p in subproblems(model, data["split_depth"])]
+    labels = [checkpoint_job.label(p) for p in subproblems(model, "bitmask", data["split_depth"])]
     recounted = log2.read_text().splitlines()
     assert len(recounted) == len(set(recounted))
     assert not {labels[key] for key in snapshot} & set(recounted)  # nothing saved is redone

@@ -64,6 +64,13 @@ def test_count_a_board_file(tmp_path):
     assert result.stdout == f"{len(oracle.solutions(4, blocked=[(3, 3)]))}\n"
 
 
+def test_unique_counts_and_representatives():
+    result = run("count", "8", "--unique", "--backend", "bitmask")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "12\n", "")
+    result = run("solve", "6", "--unique", "--format", "columns")
+    assert (result.returncode, result.stdout) == (0, "2 4 6 1 3 5\n")
+
+
 def test_solve_columns_is_p1219():
     result = run("solve", "6", "--limit", "3", "--format", "columns", "--backend", "bitmask")
     assert result.stdout == "2 4 6 1 3 5\n3 6 2 5 1 4\n4 1 5 2 6 3\n"

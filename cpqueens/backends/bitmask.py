@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
 
 NAME = "bitmask"
 
@@ -25,6 +25,8 @@ class Plan:
     allowed: tuple[tuple[int, ...], ...]  # allowed[colour][row]
     offsets: tuple[frozenset[int], ...]  # the AllDifferent offsets of each colour
     disjoint: frozenset[tuple[int, int]]  # colour pairs (a < b) that share no cell
+    # LexLeader / Invariant: checked on each complete solution (the DFS enumerates then).
+    symmetric: tuple[LexLeader | Invariant, ...] = ()
 
 
 def compile_plan(model) -> Plan:
@@ -35,6 +37,7 @@ def compile_plan(model) -> Plan:
     offsets: list[set[int]] = [set() for _ in range(colours)]
     placed: list[tuple[int, int, int]] = []
     disjoint: set[tuple[int, int]] = set()
+    symmetric: list[LexLeader | Invariant] = []
     for constraint in model.constraints:
         if isinstance(constraint, AllDifferent):
             offsets[constraint.colour].add(constraint.offset)
@@ -47,6 +50,8 @@ def compile_plan(model) -> Plan:
         elif isinstance(constraint, Disjoint):
             group = sorted(constraint.colours)
             disjoint.update((a, b) for i, a in enumerate(group) for b in group[i + 1 :])
+        elif isinstance(constraint, (LexLeader, Invariant)):
+            symmetric.append(constraint)
         else:
             raise unsupported(NAME, constraint)
     for colour, row, col in placed:
@@ -67,6 +72,7 @@ def compile_plan(model) -> Plan:
         tuple(tuple(masks) for masks in allowed),
         tuple(frozenset(o) for o in offsets),
         frozenset(disjoint),
+        tuple(symmetric),
     )
 
 
@@ -151,12 +157,22 @@ def _nested(
 
 def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Lazily yield every solution, one column tuple per colour, in lexicographic order."""
-    yield from _nested(compile_plan(model), ())
+    plan = compile_plan(model)
+    if not plan.symmetric:
+        yield from _nested(plan, ())
+        return
+    from cpqueens.symmetry import satisfies
+
+    for found in _nested(plan, ()):
+        if all(satisfies(found, constraint, plan.n) for constraint in plan.symmetric):
+            yield found
 
 
 def count(model) -> int:
     """The exact number of solutions."""
     plan = compile_plan(model)
+    if plan.symmetric:
+        return sum(1 for _ in solutions(model))
     last = len(plan.allowed) - 1
 
     def nested_count(earlier: tuple[tuple[int, ...], ...]) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from ortools.sat.python import cp_model
 
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
 from cpqueens.errors import IncompleteSearchError
 
 NAME = "cpsat"
@@ -31,6 +31,7 @@ def build(model) -> tuple[cp_model.CpModel, list[list[cp_model.IntVar]]]:
     domains = [[set(range(n)) for _ in range(n)] for _ in range(colours)]
     all_different: list[AllDifferent] = []
     disjoint: list[Disjoint] = []
+    symmetric: list[LexLeader | Invariant] = []
     for constraint in model.constraints:
         if isinstance(constraint, AllDifferent):
             all_different.append(constraint)
@@ -45,6 +46,8 @@ def build(model) -> tuple[cp_model.CpModel, list[list[cp_model.IntVar]]]:
                 domains[constraint.colour][row] &= {col}
         elif isinstance(constraint, Disjoint):
             disjoint.append(constraint)
+        elif isinstance(constraint, (LexLeader, Invariant)):
+            symmetric.append(constraint)
         else:
             raise unsupported(NAME, constraint)
 
@@ -70,6 +73,9 @@ def build(model) -> tuple[cp_model.CpModel, list[list[cp_model.IntVar]]]:
     for constraint in disjoint:
         for row in range(n):
             cp.add_all_different(q[colour][row] for colour in constraint.colours)
+    # Symmetry breaking: the solution against its images under board symmetries.
+    if symmetric:
+        _add_symmetry_constraints(cp, q, symmetric)
     # Rows in order, smallest column first: fast, and lexicographic.
     cp.add_decision_strategy(
         [var for colour_vars in q for var in colour_vars],
@@ -79,11 +85,66 @@ def build(model) -> tuple[cp_model.CpModel, list[list[cp_model.IntVar]]]:
     return cp, q
 
 
+def _add_symmetry_constraints(
+    cp: cp_model.CpModel, q: list[list[cp_model.IntVar]], found: list[LexLeader | Invariant]
+) -> None:
+    """State ``LexLeader`` and ``Invariant`` over the images of q under board symmetries.
+
+    Each colour's queens are a permutation, so an image is affine in q or in
+    its inverse p (``cpqueens.symmetry.AFFINE``). The lexicographic comparison
+    uses one "equal so far" literal per position, fully determined by q, so
+    every solution is enumerated exactly once.
+    """
+    from cpqueens.symmetry import AFFINE
+
+    n = len(q[0])
+    inverse: list[list[cp_model.IntVar]] = []
+
+    def images(name: str) -> list:
+        reads_inverse, reverse, negate = AFFINE[name]
+        if reads_inverse and not inverse:
+            for colour, row_vars in enumerate(q):
+                p = [cp.new_int_var(0, n - 1, f"p{colour}_{col}") for col in range(n)]
+                cp.add_inverse(row_vars, p)
+                inverse.append(p)
+        result = []
+        for colour in range(len(q)):
+            x = inverse[colour] if reads_inverse else q[colour]
+            for i in range(n):
+                value = x[n - 1 - i if reverse else i]
+                result.append(n - 1 - value if negate else value)
+        return result
+
+    flat = [var for row_vars in q for var in row_vars]
+    for constraint in found:
+        if isinstance(constraint, Invariant):
+            for var, mapped in zip(flat, images(constraint.symmetry), strict=True):
+                cp.add(var == mapped)
+            continue
+        for name in constraint.symmetries:
+            mapped = images(name)
+            equal = None  # the literal "the positions before i are all equal"; none at i = 0
+            for i, (var, other) in enumerate(zip(flat, mapped, strict=True)):
+                before = [equal] if equal is not None else []
+                cp.add(var <= other).only_enforce_if(before)
+                if i == len(flat) - 1:
+                    break
+                still = cp.new_bool_var(f"eq_{name}_{i}")
+                if equal is not None:
+                    cp.add_implication(still, equal)
+                cp.add(var == other).only_enforce_if(still)
+                cp.add(var != other).only_enforce_if([*before, ~still])
+                equal = still
+
+
 def _solver() -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    # Presolve may fix or substitute variables and so reorder the search:
+    # without it the fixed strategy is followed as written (lexicographic order).
+    solver.parameters.cp_model_presolve = False
     return solver
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import constraint as pc
 
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
 
 NAME = "python-constraint"
 
@@ -64,7 +64,7 @@ def build(model) -> pc.Problem | None:
         elif isinstance(item, Placed):
             for row, col in item.cells:
                 domains[item.colour][row] &= {col}
-        elif isinstance(item, (AllDifferent, Disjoint)):
+        elif isinstance(item, (AllDifferent, Disjoint, LexLeader, Invariant)):
             pending.append(item)
         else:
             raise unsupported(NAME, item)
@@ -79,7 +79,9 @@ def build(model) -> pc.Problem | None:
                 _variable(colour, row), DescendingDomain(sorted(domains[colour][row], reverse=True))
             )
     for item in pending:
-        if isinstance(item, Disjoint):
+        if isinstance(item, (LexLeader, Invariant)):
+            _add_symmetry_constraint(problem, item, n, colours)
+        elif isinstance(item, Disjoint):
             for row in range(n):
                 problem.addConstraint(
                     pc.AllDifferentConstraint(), [_variable(c, row) for c in item.colours]
@@ -97,6 +99,37 @@ def build(model) -> pc.Problem | None:
                         [_variable(item.colour, i), _variable(item.colour, j)],
                     )
     return problem
+
+
+def _add_symmetry_constraint(
+    problem: pc.Problem, item: LexLeader | Invariant, n: int, colours: int
+) -> None:
+    """State a symmetry constraint: ``Invariant`` pairwise, ``LexLeader`` as one n-ary check."""
+    from cpqueens.symmetry import satisfies, transform
+
+    if isinstance(item, Invariant):
+        for colour in range(colours):
+            for row in range(n):
+                for other in range(n):
+                    # q[row] = a forces q[other] = b when (row, a) maps to (other, b).
+                    def keeps(a, b=None, row=row, other=other):
+                        target_row, target_col = transform(item.symmetry, (row, a), n)
+                        if target_row != other:
+                            return True
+                        return target_col == (a if b is None else b)
+
+                    names = [_variable(colour, row)]
+                    if other != row:
+                        names.append(_variable(colour, other))
+                    problem.addConstraint(pc.FunctionConstraint(keeps), names)
+        return
+    names = [_variable(c, r) for c in range(colours) for r in range(n)]
+
+    def leads(*values):
+        by_colour = tuple(tuple(values[c * n : (c + 1) * n]) for c in range(colours))
+        return satisfies(by_colour, item, n)
+
+    problem.addConstraint(pc.FunctionConstraint(leads), names)
 
 
 def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:

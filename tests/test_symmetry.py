@@ -1,0 +1,182 @@
+"""Symmetry: groups, canonical forms, unique counts against a brute-force orbit count."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cpqueens
+from cpqueens.constraints import Invariant, LexLeader
+from tests import oracle
+
+A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]
+A002562 = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]
+UNIQUE_LIMIT = {"bitmask": 12, "cpsat": 9, "python-constraint": 9}
+
+# The board symmetries, written here independently of cpqueens.symmetry.
+CELL_MAPS = {
+    "identity": lambda r, c, n: (r, c),
+    "rot90": lambda r, c, n: (c, n - 1 - r),
+    "rot180": lambda r, c, n: (n - 1 - r, n - 1 - c),
+    "rot270": lambda r, c, n: (n - 1 - c, r),
+    "mirror": lambda r, c, n: (r, n - 1 - c),
+    "flip": lambda r, c, n: (n - 1 - r, c),
+    "diagonal": lambda r, c, n: (c, r),
+    "antidiagonal": lambda r, c, n: (n - 1 - c, n - 1 - r),
+}
+GENERATED = {
+    "none": ("identity",),
+    "mirror": ("identity", "mirror"),
+    "diagonal": ("identity", "diagonal"),
+    "rot180": ("identity", "rot180"),
+    "rot90": ("identity", "rot90", "rot180", "rot270"),
+    "all": tuple(CELL_MAPS),
+}
+
+
+def map_solution(name, by_colour, n):
+    """Every queen of every colour moved by ``name``, read back row by row."""
+    result = []
+    for columns in by_colour:
+        moved = dict(CELL_MAPS[name](r, c, n) for r, c in enumerate(columns))
+        result.append(tuple(moved[r] for r in range(n)))
+    return tuple(result)
+
+
+def invariant_names(n, blocked, placed):
+    return {
+        name
+        for name, f in CELL_MAPS.items()
+        if {f(r, c, n) for r, c in blocked} == set(blocked)
+        and {f(r, c, n) for r, c in placed} == set(placed)
+    }
+
+
+def brute_force_classes(solutions, names, n):
+    return {frozenset(map_solution(name, s, n) for name in names) for s in solutions}
+
+
+@pytest.mark.parametrize(
+    ("name", "n"),
+    [(b, n) for b in cpqueens.backends() for n in range(1, UNIQUE_LIMIT.get(b, 9) + 1)],
+)
+def test_a002562(name, n):
+    assert cpqueens.model(n).count(backend=name, unique=True) == A002562[n - 1]
+
+
+def test_native_kernels_by_class_size():
+    from cpqueens.native_symmetry import classes
+
+    for n in range(5, 15):
+        two, four, eight = classes(n)
+        assert two + four + eight == A002562[n - 1]
+        assert 2 * two + 4 * four + 8 * eight == A000170[n - 1]
+    assert classes(10, workers=2) == classes(10)
+    with pytest.raises(ValueError, match=r"^the symmetry kernels need 5 <= n <= 31, got n=4$"):
+        classes(4)
+
+
+@st.composite
+def symmetric_boards(draw):
+    n = draw(st.integers(1, 7))
+    kind = draw(st.sampled_from(sorted(GENERATED)))
+    names = GENERATED[kind]
+    seeds = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3))
+    blocked = {CELL_MAPS[name](r, c, n) for r, c in seeds for name in names}
+    placed = []
+    if draw(st.booleans()):
+        cell = (draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1)))
+        orbit = {CELL_MAPS[name](*cell, n) for name in names}
+        if len({r for r, _ in orbit}) == len(orbit) and not orbit & blocked:
+            placed = sorted(orbit)
+    colours = draw(st.integers(1, 2)) if n <= 6 else 1
+    return n, sorted(blocked), placed, colours
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(symmetric_boards())
+def test_unique_counts_match_a_brute_force_orbit_count(backend, drawn):
+    n, blocked, placed, colours = drawn
+    expected = oracle.solutions(n, blocked, placed, colours)
+    names = invariant_names(n, blocked, placed)
+    classes = brute_force_classes(expected, names, n)
+    model = cpqueens.model(n, blocked, colours=colours, placed=placed)
+
+    assert set(model.symmetries()) == names
+    assert model.count(backend=backend) == len(expected)
+    assert model.count(backend=backend, unique=True) == len(classes)
+    representatives = list(model.solutions(backend=backend, unique=True))
+    assert [s.by_colour for s in representatives] == sorted(min(c) for c in classes)
+    assert sum(len(s.orbit()) for s in representatives) == len(expected)
+    for s in representatives:
+        assert s.canonical() == s
+        assert {o.by_colour for o in s.orbit()} in classes
+
+
+@pytest.mark.parametrize(("n", "colours"), [(6, 1), (8, 1), (5, 2)])
+def test_each_symmetry_constraint_alone(backend, n, colours):
+    # Checks every backend's translation of each symmetry against the test's own maps.
+    expected = oracle.solutions(n, colours=colours)
+    base = cpqueens.model(n, colours=colours)
+    for name in CELL_MAPS:
+        leaders = [s for s in expected if s <= map_solution(name, s, n)]
+        fixed = [s for s in expected if s == map_solution(name, s, n)]
+        lead = base.with_constraints(LexLeader((name,)))
+        assert [s.by_colour for s in lead.solutions(backend=backend)] == leaders, name
+        assert base.with_constraints(Invariant(name)).count(backend=backend) == len(fixed), name
+
+
+def test_canonical_and_orbit_of_eight_queens():
+    first = cpqueens.model(8).first(backend="bitmask")
+    assert first.columns == (0, 4, 7, 5, 2, 6, 1, 3)
+    assert len(first.orbit()) == 8
+    assert first.canonical() == first
+    turned = cpqueens.Solution(map_solution("rot90", first.by_colour, 8), first.board)
+    assert turned.canonical().by_colour == first.by_colour
+    # The one 8-queens class fixed by the half turn has 4 members.
+    sizes = sorted(len(s.orbit()) for s in cpqueens.model(8).solutions("bitmask", unique=True))
+    assert sizes == [4] + [8] * 11
+
+
+def test_group_detection():
+    assert cpqueens.model(5).symmetries() == tuple(CELL_MAPS)
+    assert cpqueens.model(5, blocked=[(0, 0)]).symmetries() == ("identity", "diagonal")
+    assert cpqueens.model(5, blocked=[(0, 1)]).symmetries() == ("identity",)
+    assert cpqueens.model(5, placed=[(2, 2)]).symmetries() == tuple(CELL_MAPS)
+    # Constraints the module cannot map leave the identity alone.
+    lead = cpqueens.model(5).with_constraints(LexLeader(("mirror",)))
+    assert lead.symmetries() == ("identity",)
+    assert lead.count(backend="bitmask", unique=True) == lead.count(backend="bitmask") == 5
+
+
+def test_unknown_symmetry_name():
+    expected = (
+        "unknown board symmetry 'spin': expected one of 'identity', 'rot90', 'rot180', "
+        "'rot270', 'mirror', 'flip', 'diagonal', 'antidiagonal'"
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        LexLeader(("spin",))
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        Invariant("spin")
+
+
+def test_workers_give_the_same_unique_count():
+    m = cpqueens.model(8, blocked=[(0, 0), (7, 7)])
+    assert m.count(backend="cpsat", unique=True, workers=2) == m.count(
+        backend="bitmask", unique=True, workers=1
+    )
+
+
+def test_cpsat_counts_representatives_weighted_by_class_size():
+    from cpqueens.symmetry import subproblems
+
+    parts = subproblems(cpqueens.model(8), "cpsat", 1)
+    assert [p.weight for p in parts] == [8, -4, -2]
+    assert [p.model.count(backend="cpsat", workers=1) for p in parts] == [12, 1, 0]
+    # Other backends keep the mirror split.
+    assert [p.weight for p in subproblems(cpqueens.model(8), "bitmask", 1)] == [2, 2, 2, 2]
