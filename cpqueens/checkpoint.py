@@ -135,7 +135,12 @@ class Checkpoint:
             "split": self._digest,
             "done": [[key, value] for key, value in done.items()],
         }
-        write_atomically(self.path, json.dumps(data, separators=(",", ":")) + "\n")
+        try:
+            write_atomically(self.path, json.dumps(data, separators=(",", ":")) + "\n")
+        except OSError as error:
+            raise CheckpointError(
+                f"cannot write checkpoint {str(self.path)!r}: {error.strerror or error}"
+            ) from error
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -92,7 +92,11 @@ def split_depth(model: Model, workers: int, backend: str = "bitmask") -> int:
     return depth
 
 
-def splits(executor: Executor | None, progress: ProgressOption, checkpoint: object | None) -> bool:
+def splits(
+    executor: Executor | None = None,
+    progress: ProgressOption = None,
+    checkpoint: object | None = None,
+) -> bool:
     """Whether a count must run as subproblems: on an executor, reporting them, or resumable.
 
     Otherwise a free board may go to the symmetry kernels, which count it in one go.

@@ -248,3 +248,10 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     }
     assert len(workers) >= 2
     assert wait_gone(workers, timeout=5) == []  # no orphan: every worker (and helper) has exited
+
+
+def test_an_unwritable_checkpoint_is_an_error(tmp_path):
+    path = tmp_path / "missing" / "q6.json"
+    with pytest.raises(cpqueens.CheckpointError) as refused:
+        cpqueens.model(6).count("bitmask", checkpoint=path)
+    assert str(refused.value) == f"cannot write checkpoint {str(path)!r}: No such file or directory"
