@@ -124,6 +124,16 @@ class Checkpoint:
         self._save(done)
         self.done = done
 
+    def saved(self) -> int:
+        """How many finished subproblems the file on disk holds, read back from it.
+
+        Ctrl-C may stop a save after its rename, before this object took note of it.
+        """
+        try:
+            return len(json.loads(self.path.read_text(encoding="utf-8"))["done"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return len(self.done)
+
     def _save(self, done: Mapping[int, int]) -> None:
         data = {
             "format": FORMAT,

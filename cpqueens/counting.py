@@ -168,6 +168,6 @@ def count(
             if isinstance(stop, CountInterrupted):
                 raise
             saved = None if journal is None else str(journal.path)
-            finished = len(done) if journal is None else len(journal.done)
+            finished = len(done) if journal is None else journal.saved()
             raise CountInterrupted(finished, len(parts), saved) from stop
     return sum(done.values())

@@ -66,6 +66,10 @@ def run(
     finally:
         for future in pending:
             future.cancel()
+        # A raised exception keeps this frame alive: drop the futures, so that a Dask
+        # scheduler may forget their tasks.
+        futures.clear()
+        pending.clear()
 
 
 def run_serially(

@@ -114,3 +114,47 @@ def test_the_cli_refuses_workers_with_a_scheduler(cluster):
     )
     assert (run.returncode, run.stdout) == (1, "")
     assert run.stderr == "cpqueens: error: --workers and --scheduler exclude each other\n"
+
+
+def test_ctrl_c_cancels_the_clusters_tasks_and_the_same_command_resumes(cluster, tmp_path):
+    import json
+    import signal
+    import time
+
+    from tests.processes import wait_for
+
+    def keys(client) -> set[str]:
+        return set(client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks)))
+
+    with distributed.Client(cluster) as client:
+        before = keys(client)  # what earlier tests left (futures kept alive by tracebacks)
+    path = tmp_path / "q14.json"
+    command = [*CLI, "count", "14", "--placed", "7,3", "--backend", "cpsat"]
+    command += ["--checkpoint", str(path)]
+    command += ["--scheduler", cluster.scheduler_address]
+    job = subprocess.Popen(
+        command, cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    if not wait_for(lambda: len(finished(path)) >= 2, timeout=120):
+        job.kill()
+        pytest.fail(f"no progress: {job.communicate()}")
+    job.send_signal(signal.SIGINT)
+    out, err = job.communicate(timeout=60)
+    saved = finished(path)
+    total = json.loads(path.read_text())["subproblems"]
+    assert (job.returncode, out) == (130, b"")
+    assert err.decode() == (
+        f"cpqueens: interrupted: {len(saved)} of {total} subproblems are saved in {path}; "
+        "run the same command again to resume\n"
+    )
+    with distributed.Client(cluster) as client:
+        deadline = time.monotonic() + 10
+        while keys(client) - before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert keys(client) - before == set()  # nothing of the interrupted count is left
+
+    resumed = subprocess.run(command, cwd=ROOT, env=environment(), capture_output=True, text=True)
+    expected = cpqueens.model(14, placed=[(7, 3)]).count("bitmask", workers=1)
+    assert (resumed.returncode, resumed.stdout, resumed.stderr) == (0, f"{expected}\n", "")
+    done = finished(path)
+    assert {key: done[key] for key in saved} == saved and len(done) == total
