@@ -9,6 +9,8 @@ from cpqueens.backends import backends
 from cpqueens.board import Board
 from cpqueens.errors import (
     BackendUnavailableError,
+    CheckpointError,
+    CountInterrupted,
     CpqueensError,
     CrossCheckError,
     IncompleteSearchError,
@@ -22,6 +24,8 @@ __version__ = "0.1.0"
 __all__ = [
     "BackendUnavailableError",
     "Board",
+    "CheckpointError",
+    "CountInterrupted",
     "CpqueensError",
     "CrossCheckError",
     "IncompleteSearchError",

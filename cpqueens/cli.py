@@ -13,12 +13,12 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 from itertools import chain
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import cpqueens
 from cpqueens.backends import distribution, is_installed, known
 from cpqueens.board import Board
-from cpqueens.errors import CpqueensError
+from cpqueens.errors import CountInterrupted, CpqueensError
 from cpqueens.model import DEFAULT_BACKEND, Model
 
 EXAMPLES = """\
@@ -26,6 +26,8 @@ examples:
   cpqueens count 8                          92 (CP-SAT, the default backend)
   cpqueens count 12 --backend bitmask --time
   cpqueens count 8 --colours 2              2n queens: 3252
+  cpqueens count 16 --checkpoint q16.json   Ctrl-C or a crash, then the same command resumes
+  cpqueens count 18 --scheduler tcp://HOST:8786   on a Dask cluster
   cpqueens count 8 --placed 0,0 3,5         queens fixed at (row, col), 0-based: 2
   cpqueens count --board grid.txt           the board file gives n
   cpqueens count --colours 2 --board - < grid.txt
@@ -44,6 +46,10 @@ cells. N may then be omitted; if given it must match the grid.
 Exit codes: 0 done; 1 a problem, board file or backend the library rejects,
 or no solution to print; 2 a malformed command line.
 """
+
+
+#: Seconds to wait for a Dask scheduler to answer before giving up.
+SCHEDULER_TIMEOUT = 10
 
 
 class UsageError(Exception):
@@ -118,6 +124,19 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument(
         "--workers", metavar="W", type=int, help="processes (default: every core if it pays)"
     )
+    count.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="count on a Dask cluster, e.g. tcp://HOST:8786 (needs cpqueens[distributed])",
+    )
+    count.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="record finished subproblems in FILE; run the same command again to resume",
+    )
+    count.add_argument(
+        "--quiet", action="store_true", help="no progress bar (shown on a terminal after 1 s)"
+    )
     count.set_defaults(run=run_count)
 
     solve = commands.add_parser("solve", help="print solutions in lexicographic order", **shared)
@@ -178,10 +197,36 @@ def report_time(args: argparse.Namespace, start: float) -> None:
 def run_count(args: argparse.Namespace) -> int:
     """``cpqueens count``: the exact number of solutions."""
     model = build_model(args)
+    options = {
+        "unique": args.unique,
+        "progress": False if args.quiet else None,
+        "checkpoint": args.checkpoint,
+    }
     start = time.perf_counter()
-    print(model.count(args.backend, workers=args.workers, unique=args.unique))
+    if args.scheduler is None:
+        total = model.count(args.backend, workers=args.workers, **options)
+    else:
+        if args.workers is not None:
+            raise UsageError("--workers and --scheduler exclude each other")
+        with dask_client(args.scheduler) as client:
+            total = model.count(args.backend, executor=client.get_executor(), **options)
+    print(total)
     report_time(args, start)
     return 0
+
+
+def dask_client(address: str) -> Any:
+    """A Dask ``distributed.Client`` connected to the scheduler at ``address``."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError(
+            "--scheduler needs dask.distributed: pip install 'cpqueens[distributed]'"
+        ) from None
+    try:
+        return Client(address, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise UsageError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -251,6 +296,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError, TypeError, CpqueensError) as error:
         print(f"cpqueens: error: {error}", file=sys.stderr)
         return 1
+    except CountInterrupted as stop:
+        print(f"cpqueens: {stop}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print("cpqueens: interrupted", file=sys.stderr)
         return 130

@@ -25,3 +25,33 @@ class IncompleteSearchError(CpqueensError):
 
 class CrossCheckError(CpqueensError):
     """Two backends disagree on a count."""
+
+
+class CheckpointError(CpqueensError):
+    """A checkpoint file that cannot be resumed: unreadable, or written for another count."""
+
+
+class CountInterrupted(KeyboardInterrupt):
+    """A count stopped by Ctrl-C after a clean shutdown; its finished subproblems are saved.
+
+    It is a ``KeyboardInterrupt``, so code that stops on Ctrl-C still does.
+    ``done`` of ``total`` subproblems are recorded in ``checkpoint`` (None: no
+    checkpoint was asked for, and nothing is saved).
+    """
+
+    def __init__(self, done: int, total: int, checkpoint: str | None) -> None:
+        super().__init__(done, total, checkpoint)
+        self.done = done
+        self.total = total
+        self.checkpoint = checkpoint
+
+    def __str__(self) -> str:
+        if self.checkpoint is None:
+            return (
+                f"interrupted after {self.done} of {self.total} subproblems; nothing is saved "
+                "(count with a checkpoint file to be able to resume)"
+            )
+        return (
+            f"interrupted: {self.done} of {self.total} subproblems are saved in "
+            f"{self.checkpoint}; run the same command again to resume"
+        )

@@ -5,7 +5,9 @@ A model is immutable and knows no solver; ``constraints`` is the whole problem.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
 
@@ -91,26 +93,51 @@ class Model:
         return group(self)
 
     def count(
-        self, backend: str = DEFAULT_BACKEND, *, workers: int | None = None, unique: bool = False
+        self,
+        backend: str = DEFAULT_BACKEND,
+        *,
+        workers: int | None = None,
+        unique: bool = False,
+        executor: Executor | None = None,
+        progress: bool | Callable[[int, int], None] | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
     ) -> int:
         """The exact number of solutions, found by ``backend``; with ``unique``, of classes.
 
         The search is split into subproblems (using the model's symmetries
-        where it has them) and run on ``workers`` processes; None means every
-        core for a search big enough to pay for it. ``unique=True`` counts the
-        classes of solutions under ``symmetries()`` (one canonical
-        representative each).
+        where it has them), more of them the more workers there are, and each
+        is counted on its own. ``unique=True`` counts the classes of solutions
+        under ``symmetries()`` (one canonical representative each).
+
+        - ``workers``: a local pool of that many processes; None means every
+          core for a search big enough to pay for it, else this process;
+        - ``executor``: any ``concurrent.futures.Executor`` instead, such as a
+          Dask cluster's ``distributed.Client(address).get_executor()``;
+        - ``progress``: None shows a bar on stderr for counts longer than a
+          second when stderr is a terminal, False shows none, True always one;
+          a callable is called as ``progress(done, total)`` in subproblems;
+        - ``checkpoint``: a file recording every finished subproblem's count.
+          If it exists, the count resumes from it and counts only the rest;
+          a checkpoint written for another model, backend or split is refused
+          with ``CheckpointError``.
+
+        A free board on the bitmask backend goes to the symmetry kernels, which
+        count it in one go, unless ``executor``, ``checkpoint`` or a
+        ``progress`` callback (or True) asks for subproblems. Ctrl-C stops the
+        workers and raises ``CountInterrupted`` (a ``KeyboardInterrupt``), the
+        checkpoint holding every finished subproblem.
 
         >>> model(8).count(backend="bitmask", unique=True)
         12
         """
+        options = {"executor": executor, "progress": progress, "checkpoint": checkpoint}
         if unique:
             from cpqueens.symmetry import count_unique
 
-            return count_unique(self, backend, workers=workers)
+            return count_unique(self, backend, workers=workers, **options)  # type: ignore[arg-type]
         from cpqueens.counting import count
 
-        return count(self, backend, workers=workers)
+        return count(self, backend, workers=workers, **options)  # type: ignore[arg-type]
 
     def solutions(
         self, backend: str = DEFAULT_BACKEND, limit: int | None = None, *, unique: bool = False

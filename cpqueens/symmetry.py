@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cpqueens.board import Board
 from cpqueens.constraints import BOARD_SYMMETRIES, Forbidden, Invariant, LexLeader, Placed
@@ -196,17 +196,22 @@ def native_total(model: Model, backend: str, workers: int | None) -> int | None:
     return 2 * two + 4 * four + 8 * eight
 
 
-def count_unique(model: Model, backend: str, *, workers: int | None = None) -> int:
-    """The number of solution classes of ``model`` under its group, found by ``backend``."""
-    from cpqueens.counting import check_workers, count
+def count_unique(model: Model, backend: str, *, workers: int | None = None, **options: Any) -> int:
+    """The number of solution classes of ``model`` under its group, found by ``backend``.
+
+    ``options`` (executor, progress, checkpoint) go to ``counting.count``; any
+    of them set makes the count run as subproblems, not in the kernels.
+    """
+    from cpqueens.counting import check_workers, count, splits
 
     names = group(model)
     if len(names) > 1:
-        found = _native_classes(model, backend, check_workers(workers))
-        if found is not None:
-            return sum(found)
+        if not splits(**options):
+            found = _native_classes(model, backend, check_workers(workers))
+            if found is not None:
+                return sum(found)
         model = model.with_constraints(leader(model))
-    return count(model, backend, workers=workers)
+    return count(model, backend, workers=workers, **options)
 
 
 def subproblems(model: Model, backend: str, depth: int) -> tuple[Subproblem, ...]:

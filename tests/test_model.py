@@ -97,12 +97,17 @@ def test_solution_drawing_marks_colours_and_blocked_cells():
 
 def test_cross_check_raises_when_backends_disagree(monkeypatch):
     from cpqueens.backends import bitmask
+    from cpqueens.counting import split_depth
+    from cpqueens.split import subproblems
 
-    # 8 queens with a blocked corner (no mirror), split on two rows: 36 subproblems of
-    # weight 1, each "counting" 93. (A free board would not reach bitmask.count: it goes
-    # to the symmetry kernels.)
+    # 8 queens with a blocked corner (no mirror): every subproblem of weight 1 "counts" 93.
+    # (A free board would not reach bitmask.count: it goes to the symmetry kernels.)
     monkeypatch.setattr(bitmask, "count", lambda model: 93)
-    expected = r"^backends disagree on the count: cpsat=88, python-constraint=88, bitmask=3348$"
+    blocked = cpqueens.model(8, blocked=[(0, 0)])
+    parts = subproblems(blocked, split_depth(blocked, 1))
+    assert {p.weight for p in parts} == {1}
+    wrong = 93 * len(parts)
+    expected = rf"^backends disagree on the count: cpsat=88, python-constraint=88, bitmask={wrong}$"
     with pytest.raises(cpqueens.CrossCheckError, match=expected):
         cpqueens.model(8, blocked=[(0, 0)]).cross_check()
 

@@ -1,0 +1,89 @@
+"""Progress of a count: a tqdm bar on stderr for long counts, or a callback the caller passes.
+
+``progress`` is what ``Model.count`` accepts:
+
+- None (the default): a bar on stderr if stderr is a terminal, shown only once
+  the count has run for ``BAR_DELAY`` seconds;
+- True: the same bar even if stderr is not a terminal; False: nothing;
+- a callable ``progress(done, total)``: called with the number of finished
+  subproblems and their total, once at the start (``done`` counts the
+  subproblems a checkpoint already holds) and after every batch that finishes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+ProgressCallback = Callable[[int, int], None]
+ProgressOption = bool | ProgressCallback | None
+
+#: A count shorter than this many seconds shows no bar.
+BAR_DELAY = 1.0
+
+
+def check_progress(progress: object) -> ProgressOption:
+    """Return ``progress`` if it is None, a bool or a callable, else raise ``TypeError``."""
+    if progress is None or isinstance(progress, bool) or callable(progress):
+        return progress  # type: ignore[return-value]
+    raise TypeError(f"progress must be None, a bool or a callable(done, total), got {progress!r}")
+
+
+def _stderr_is_terminal() -> bool:
+    isatty = getattr(sys.stderr, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class Progress:
+    """Reports ``done`` of ``total`` subproblems to a bar or a callback; a context manager."""
+
+    def __init__(self, progress: ProgressOption, total: int, done: int = 0) -> None:
+        """Start reporting: draw nothing yet (the bar waits), call the callback once."""
+        self.done = done
+        self.total = total
+        self._callback: ProgressCallback | None = None
+        self._bar: Any = None
+        progress = check_progress(progress)
+        if callable(progress) and not isinstance(progress, bool):
+            self._callback = progress
+            progress(done, total)
+        elif progress or (progress is None and _stderr_is_terminal()):
+            from tqdm import tqdm
+
+            self._bar = tqdm(
+                total=total,
+                initial=done,
+                desc="counting",
+                unit="subproblem",
+                file=sys.stderr,
+                delay=BAR_DELAY,
+                leave=False,
+                dynamic_ncols=True,
+            )
+
+    def advance(self, finished: int) -> None:
+        """``finished`` more subproblems are done."""
+        self.done += finished
+        if self._bar is not None:
+            self._bar.update(finished)
+        if self._callback is not None:
+            self._callback(self.done, self.total)
+
+    def close(self) -> None:
+        """Remove the bar, if one was drawn."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

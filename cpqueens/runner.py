@@ -1,0 +1,82 @@
+"""Running independent tasks on any ``concurrent.futures.Executor``, collecting them as they finish.
+
+The runner knows nothing of queens: it submits ``fn(*args)`` for every task,
+hands each batch of finished results to ``record`` as soon as it arrives (in
+completion order, not submission order) and, if anything goes wrong or Ctrl-C
+arrives, cancels every task still pending before it lets the exception through.
+
+Any executor works: a ``ProcessPoolExecutor``, a ``ThreadPoolExecutor``, or
+dask.distributed's ``Client.get_executor()``, whose futures are
+``concurrent.futures.Future`` objects and whose ``cancel`` cancels the task on
+the cluster. Tasks get positional arguments only (a Dask ``ClientExecutor``
+reads ``submit``'s keyword arguments as its own options).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
+from typing import Any, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+R = TypeVar("R")
+
+
+def run(
+    executor: Executor,
+    fn: Callable[..., R],
+    tasks: Mapping[K, tuple[Any, ...]],
+    record: Callable[[dict[K, R]], None],
+) -> None:
+    """Run ``fn(*args)`` for every ``key -> args`` of ``tasks`` on ``executor``.
+
+    ``record({key: result, ...})`` is called with each batch of tasks found
+    finished together. If a task raises, the results that arrived with it are
+    recorded first, the rest is cancelled and its exception is raised.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> found = {}
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     run(pool, pow, {"a": (2, 3), "b": (3, 2)}, found.update)
+    >>> sorted(found.items())
+    [('a', 8), ('b', 9)]
+    """
+    futures: dict[Future[R], K] = {}
+    pending: set[Future[R]] = set()
+    try:
+        for key, args in tasks.items():
+            future = executor.submit(fn, *args)
+            futures[future] = key
+            pending.add(future)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            results: dict[K, R] = {}
+            error: BaseException | None = None
+            for future in finished:
+                if future.cancelled():
+                    error = error or CancelledError(f"task {futures[future]!r} was cancelled")
+                elif future.exception() is not None:
+                    error = error or future.exception()
+                else:
+                    results[futures[future]] = future.result()
+            if results:
+                record(results)
+            if error is not None:
+                raise error
+    finally:
+        for future in pending:
+            future.cancel()
+        # A raised exception keeps this frame alive: drop the futures, so that a Dask
+        # scheduler may forget their tasks.
+        futures.clear()
+        pending.clear()
+
+
+def run_serially(
+    fn: Callable[..., R],
+    tasks: Mapping[K, tuple[Any, ...]],
+    record: Callable[[dict[K, R]], None],
+) -> None:
+    """Run every task in this process, one after the other, recording each as it finishes."""
+    for key, args in tasks.items():
+        record({key: fn(*args)})

@@ -1,0 +1,68 @@
+"""Process helpers for the tests that start a CLI: children, liveness, waiting (Linux /proc)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    # "pid (comm) state ppid ...": comm may hold spaces, so split after its closing ')'.
+    return text[text.rindex(")") + 2 :].split()
+
+
+def children(pid: int) -> list[int]:
+    """The pids whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None and int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` exists and is not a zombie."""
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+def wait_gone(pids: list[int], timeout: float = 10.0) -> list[int]:
+    """Wait until no pid of ``pids`` is alive; return those still alive after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = [pid for pid in pids if alive(pid)]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+def finished(checkpoint: Path) -> dict[int, int]:
+    """The finished subproblems a checkpoint file records (empty if it does not exist yet)."""
+    try:
+        data = json.loads(checkpoint.read_text())
+    except (FileNotFoundError, ValueError):
+        return {}
+    return {int(key): int(value) for key, value in data["done"]}
+
+
+def wait_for(condition, timeout: float, interval: float = 0.01) -> bool:
+    """Poll ``condition()`` until it is true or ``timeout`` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(interval)
+    return True
+
+
+def environment() -> dict[str, str]:
+    """The environment for a CLI subprocess: this one, unbuffered."""
+    return {**os.environ, "PYTHONUNBUFFERED": "1"}

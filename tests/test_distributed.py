@@ -1,0 +1,160 @@
+"""Counting on a real Dask cluster: a LocalCluster of two worker processes on the loopback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cpqueens
+from cpqueens.counting import executor_workers, split_depth
+from cpqueens.split import subproblems
+from tests import oracle
+from tests.processes import environment, finished
+
+distributed = pytest.importorskip("distributed")
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "cpqueens"]
+
+# (n, blocked, placed, colours): free, blocked (symmetric or not), placed, two colours.
+CASES = [
+    (8, [], [], 1),
+    (7, [(0, 1), (3, 4), (5, 5)], [], 1),
+    (8, [(0, 2), (0, 5), (4, 1), (4, 6)], [], 1),
+    (7, [], [(2, 3)], 1),
+    (6, [(0, 1), (3, 4)], [], 2),
+    (8, [], [], 2),
+]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as local:
+        yield local
+
+
+@pytest.fixture(scope="module")
+def executor(cluster):
+    with distributed.Client(cluster) as client:
+        yield client.get_executor()
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"n{c[0]}-b{len(c[1])}-p{len(c[2])}-k{c[3]}")
+def test_dask_counts_match_the_reference_and_the_oracle(executor, case):
+    n, blocked, placed, colours = case
+    model = cpqueens.model(n, blocked, colours=colours, placed=placed)
+    expected = len(oracle.solutions(n, blocked, placed, colours))
+    assert model.count("bitmask", workers=1) == expected
+    assert model.count("bitmask", executor=executor) == expected
+    assert model.count("cpsat", executor=executor) == expected
+
+
+def test_the_split_adapts_to_the_cluster(executor):
+    assert executor_workers(executor) == 2
+    model = cpqueens.model(12)
+    seen = []
+    assert model.count("bitmask", executor=executor, progress=lambda *p: seen.append(p)) == 14200
+    total = len(subproblems(model, split_depth(model, 2)))
+    assert total >= 16 * 2  # many subproblems per worker
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+
+
+def test_dask_with_a_checkpoint(executor, tmp_path):
+    path = tmp_path / "dask.json"
+    model = cpqueens.model(9, colours=2)
+    expected = len(oracle.solutions(9, colours=2))
+    assert model.count("bitmask", executor=executor, checkpoint=path) == expected
+    done = finished(path)
+    assert sum(done.values()) == expected
+    # Resumed from the finished file on the local pool: the same total, nothing recounted.
+    assert model.count("bitmask", workers=2, checkpoint=path) == expected
+    assert finished(path) == done
+
+
+def test_a_failing_task_is_reported(executor):
+    # An unsupported constraint fails inside a worker; the error comes back to the caller.
+    class Strange:
+        pass
+
+    model = cpqueens.model(6).with_constraints(Strange())
+    with pytest.raises(cpqueens.NotSupportedError, match="does not support the constraint"):
+        model.count("bitmask", executor=executor)
+
+
+def test_the_cli_counts_on_the_scheduler(cluster):
+    address = cluster.scheduler_address
+    assert address.startswith("tcp://127.0.0.1:")
+    run = subprocess.run(
+        [*CLI, "count", "7", "--colours", "2", "--backend", "bitmask", "--scheduler", address],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment(),
+        timeout=120,
+    )
+    assert (run.returncode, run.stdout, run.stderr) == (0, "496\n", "")
+
+
+def test_the_cli_refuses_workers_with_a_scheduler(cluster):
+    run = subprocess.run(
+        [*CLI, "count", "7", "--workers", "2", "--scheduler", cluster.scheduler_address],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == "cpqueens: error: --workers and --scheduler exclude each other\n"
+
+
+def test_ctrl_c_cancels_the_clusters_tasks_and_the_same_command_resumes(cluster, tmp_path):
+    import json
+    import signal
+    import time
+
+    from tests.processes import wait_for
+
+    def keys(client) -> set[str]:
+        return set(client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks)))
+
+    with distributed.Client(cluster) as client:
+        before = keys(client)  # what earlier tests left (futures kept alive by tracebacks)
+    path = tmp_path / "q14.json"
+    command = [*CLI, "count", "14", "--placed", "7,3", "--backend", "cpsat"]
+    command += ["--checkpoint", str(path)]
+    command += ["--scheduler", cluster.scheduler_address]
+    job = subprocess.Popen(
+        command, cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    if not wait_for(lambda: len(finished(path)) >= 2, timeout=120):
+        job.kill()
+        pytest.fail(f"no progress: {job.communicate()}")
+    job.send_signal(signal.SIGINT)
+    out, err = job.communicate(timeout=60)
+    saved = finished(path)
+    total = json.loads(path.read_text())["subproblems"]
+    assert (job.returncode, out) == (130, b"")
+    assert err.decode() == (
+        f"cpqueens: interrupted: {len(saved)} of {total} subproblems are saved in {path}; "
+        "run the same command again to resume\n"
+    )
+    with distributed.Client(cluster) as client:
+        deadline = time.monotonic() + 10
+        while keys(client) - before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert keys(client) - before == set()  # nothing of the interrupted count is left
+
+    resumed = subprocess.run(command, cwd=ROOT, env=environment(), capture_output=True, text=True)
+    expected = cpqueens.model(14, placed=[(7, 3)]).count("bitmask", workers=1)
+    assert (resumed.returncode, resumed.stdout, resumed.stderr) == (0, f"{expected}\n", "")
+    done = finished(path)
+    assert {key: done[key] for key in saved} == saved and len(done) == total

@@ -1,0 +1,115 @@
+"""Progress: the callback's (done, total), the tqdm bar on stderr (terminal only, not --quiet)."""
+
+from __future__ import annotations
+
+import io
+import sys
+from itertools import pairwise
+
+import pytest
+
+import cpqueens
+from cpqueens import cli, progress
+from cpqueens.counting import split_depth
+from cpqueens.split import subproblems
+
+
+def total_for(model, workers):
+    return len(subproblems(model, split_depth(model, workers)))
+
+
+# Blocked boards: a free board without a progress option goes to the symmetry kernels.
+NINE = cpqueens.model(9, blocked=[(4, 4)])
+NINE_COUNT = 312  # the oracle's count
+
+
+def test_the_callback_sees_every_subproblem_finish():
+    model = cpqueens.model(9, blocked=[(2, 2)])
+    seen = []
+    assert model.count("bitmask", workers=1, progress=lambda *p: seen.append(p)) == (
+        model.count("bitmask", workers=1, progress=False)
+    )
+    total = total_for(model, 1)
+    assert total > 1
+    assert seen == [(done, total) for done in range(total + 1)]
+
+
+def test_the_callback_on_a_process_pool():
+    model = cpqueens.model(10)
+    seen = []
+    assert model.count("bitmask", workers=2, progress=lambda *p: seen.append(p)) == 724
+    total = total_for(model, 2)
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    assert all(a[0] < b[0] for a, b in pairwise(seen))
+
+
+def test_a_resumed_count_starts_from_what_the_checkpoint_holds(tmp_path):
+    import json
+
+    path = tmp_path / "q9.json"
+    model = cpqueens.model(9)
+    model.count("bitmask", workers=1, checkpoint=path)
+    data = json.loads(path.read_text())
+    data["done"] = data["done"][:3]
+    path.write_text(json.dumps(data))
+    seen = []
+    assert model.count("bitmask", checkpoint=path, progress=lambda *p: seen.append(p)) == 352
+    total = data["subproblems"]
+    assert seen == [(done, total) for done in range(3, total + 1)]
+
+
+class Terminal(io.StringIO):
+    """A stderr that says it is a terminal."""
+
+    def isatty(self):
+        return True
+
+
+@pytest.fixture
+def no_delay(monkeypatch):
+    monkeypatch.setattr(progress, "BAR_DELAY", 0)
+
+
+def test_a_bar_on_a_terminal(monkeypatch, no_delay):
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert NINE.count("bitmask", workers=1) == NINE_COUNT
+    total = total_for(NINE, 1)
+    drawn = terminal.getvalue()
+    assert "counting:" in drawn
+    assert f"| 0/{total} [" in drawn  # tqdm may skip later redraws of so short a count
+    assert "subproblem/s" in drawn
+
+
+def test_no_bar_when_stderr_is_not_a_terminal(capsys, no_delay):
+    assert NINE.count("bitmask", workers=1) == NINE_COUNT
+    assert capsys.readouterr().err == ""
+    NINE.count("bitmask", workers=1, progress=True)  # unless asked for
+    assert "counting:" in capsys.readouterr().err
+
+
+def test_no_bar_for_a_short_count(monkeypatch):
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cpqueens.model(8, [(0, 0)]).count("bitmask", workers=1) == 88  # well under BAR_DELAY
+    assert terminal.getvalue() == ""
+
+
+def test_the_cli_bar_and_quiet(monkeypatch, capsys, no_delay):
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["count", "9", "--backend", "bitmask", "--placed", "4,4"]) == 0
+    assert capsys.readouterr().out == "40\n"
+    assert "counting:" in terminal.getvalue()
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["count", "9", "--backend", "bitmask", "--placed", "4,4", "--quiet"]) == 0
+    assert capsys.readouterr().out == "40\n"
+    assert terminal.getvalue() == ""
+
+
+def test_bad_progress():
+    expected = r"^progress must be None, a bool or a callable\(done, total\), got 'yes'$"
+    with pytest.raises(TypeError, match=expected):
+        cpqueens.model(6).count("bitmask", progress="yes")

@@ -1,0 +1,72 @@
+"""The runner and the executor option: any concurrent.futures.Executor, errors, cancellation."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Executor, ThreadPoolExecutor
+
+import pytest
+
+import cpqueens
+from cpqueens.runner import run
+
+
+class Keeping(Executor):
+    """A one-thread pool that keeps the futures it hands out."""
+
+    def __init__(self):
+        self.inner = ThreadPoolExecutor(1)
+        self.futures = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = self.inner.submit(fn, *args)
+        self.futures.append(future)
+        return future
+
+    def shutdown(self, wait=True, *, cancel_futures=False):
+        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def test_results_come_back_by_key():
+    found = {}
+    with ThreadPoolExecutor(2) as pool:
+        run(pool, divmod, {n: (n, 3) for n in range(10)}, found.update)
+    assert found == {n: divmod(n, 3) for n in range(10)}
+
+
+def test_a_failing_task_cancels_the_rest():
+    gate = threading.Event()
+
+    def task(i):
+        if i == 0:
+            raise ArithmeticError("task 0 failed")
+        gate.wait(5)
+        return i
+
+    recorded = {}
+    with Keeping() as executor:
+        with pytest.raises(ArithmeticError, match=r"^task 0 failed$"):
+            run(executor, task, {i: (i,) for i in range(6)}, recorded.update)
+        gate.set()
+    # One thread: task 0 failed, task 1 may have started, the queued rest were cancelled.
+    assert sum(f.cancelled() for f in executor.futures) >= 4
+    assert recorded == {} or set(recorded) == {1}
+
+
+def test_any_executor_counts_exactly():
+    with ThreadPoolExecutor(3) as pool:
+        assert cpqueens.model(8, blocked=[(1, 1)], colours=2).count("bitmask", executor=pool) == (
+            cpqueens.model(8, blocked=[(1, 1)], colours=2).count("bitmask", workers=1)
+        )
+
+
+def test_bad_executor():
+    expected = r"^executor must be a concurrent.futures.Executor, got 'tcp://127.0.0.1:8786'$"
+    with pytest.raises(TypeError, match=expected):
+        cpqueens.model(6).count("bitmask", executor="tcp://127.0.0.1:8786")
+
+
+def test_workers_and_executor_exclude_each_other():
+    with ThreadPoolExecutor(1) as pool:
+        with pytest.raises(ValueError, match=r"^pass workers or executor, not both: got workers=2"):
+            cpqueens.model(6).count("bitmask", workers=2, executor=pool)
