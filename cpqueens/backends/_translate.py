@@ -1,7 +1,10 @@
-"""What the backends share when reading constraints: the unsupported-constraint error."""
+"""What the backends share when reading constraints: domains and the unsupported error."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from cpqueens.constraints import Constraint, Forbidden, Placed
 from cpqueens.errors import NotSupportedError
 
 
@@ -11,3 +14,31 @@ def unsupported(backend: str, constraint: object) -> NotSupportedError:
         f"backend {backend!r} does not support the constraint {constraint!r} "
         f"({type(constraint).__name__})"
     )
+
+
+def domains(
+    n: int, colours: int, constraints: Iterable[Constraint]
+) -> tuple[list[list[set[int]]], list[Constraint]]:
+    """Apply the cell constraints to q[colour][row]'s columns; return them and the rest.
+
+    ``Forbidden`` cells leave every colour's domain, a ``Placed`` queen fixes its
+    row's domain (an empty domain means the model has no solution); every other
+    constraint is returned, in order, for the backend to translate.
+
+    >>> columns, rest = domains(3, 1, [Forbidden(((0, 1),)), Placed(((2, 2),))])
+    >>> columns, rest
+    ([[{0, 2}, {0, 1, 2}, {2}]], [])
+    """
+    columns = [[set(range(n)) for _ in range(n)] for _ in range(colours)]
+    rest: list[Constraint] = []
+    for constraint in constraints:
+        if isinstance(constraint, Forbidden):
+            for row, col in constraint.cells:
+                for colour_columns in columns:
+                    colour_columns[row].discard(col)
+        elif isinstance(constraint, Placed):
+            for row, col in constraint.cells:
+                columns[constraint.colour][row] &= {col}
+        else:
+            rest.append(constraint)
+    return columns, rest

@@ -17,8 +17,9 @@ from collections.abc import Iterator
 
 from ortools.sat.python import cp_model
 
+from cpqueens.backends._translate import domains as cell_domains
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
+from cpqueens.constraints import AllDifferent, Disjoint, Invariant, LexLeader
 from cpqueens.errors import IncompleteSearchError
 
 NAME = "cpsat"
@@ -37,22 +38,13 @@ def build(
     with the fewest columns left goes first, a smaller search.
     """
     n, colours = model.n, model.colours
-    domains = [[set(range(n)) for _ in range(n)] for _ in range(colours)]
+    domains, rest = cell_domains(n, colours, model.constraints)
     all_different: list[AllDifferent] = []
     disjoint: list[Disjoint] = []
     symmetric: list[LexLeader | Invariant] = []
-    for constraint in model.constraints:
+    for constraint in rest:
         if isinstance(constraint, AllDifferent):
             all_different.append(constraint)
-        elif isinstance(constraint, Forbidden):
-            # Blocked cells are removed from every colour's domains.
-            for row, col in constraint.cells:
-                for colour_domains in domains:
-                    colour_domains[row].discard(col)
-        elif isinstance(constraint, Placed):
-            # A placed queen fixes its row's variable.
-            for row, col in constraint.cells:
-                domains[constraint.colour][row] &= {col}
         elif isinstance(constraint, Disjoint):
             disjoint.append(constraint)
         elif isinstance(constraint, (LexLeader, Invariant)):

@@ -13,8 +13,9 @@ from collections.abc import Iterator
 
 import constraint as pc
 
+from cpqueens.backends._translate import domains as cell_domains
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
+from cpqueens.constraints import AllDifferent, Disjoint, Invariant, LexLeader
 
 NAME = "python-constraint"
 
@@ -112,19 +113,9 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
     has no free cell (python-constraint refuses empty domains).
     """
     n, colours = model.n, model.colours
-    domains = [[set(range(n)) for _ in range(n)] for _ in range(colours)]
-    pending = []
-    for item in model.constraints:
-        if isinstance(item, Forbidden):
-            for row, col in item.cells:
-                for colour_domains in domains:
-                    colour_domains[row].discard(col)
-        elif isinstance(item, Placed):
-            for row, col in item.cells:
-                domains[item.colour][row] &= {col}
-        elif isinstance(item, (AllDifferent, Disjoint, LexLeader, Invariant)):
-            pending.append(item)
-        else:
+    domains, pending = cell_domains(n, colours, model.constraints)
+    for item in pending:
+        if not isinstance(item, (AllDifferent, Disjoint, LexLeader, Invariant)):
             raise unsupported(NAME, item)
 
     if any(not values for colour_domains in domains for values in colour_domains):
