@@ -87,13 +87,20 @@ def split_depth(model: Model, workers: int, backend: str = "bitmask") -> int:
     >>> split_depth(model(12), 1), split_depth(model(12), 2), split_depth(model(12), 64)
     (2, 2, 4)
     """
+    return split_for(model, workers, backend)[0]
+
+
+def split_for(model: Model, workers: int, backend: str) -> tuple[int, tuple[Subproblem, ...]]:
+    """The depth ``split_depth`` chooses, with the subproblems it found at that depth."""
     free_rows = model.n - len(model.placed)
     most = max(1, free_rows // 2)
     target = SUBPROBLEMS_PER_WORKER * workers
     depth = 1
-    while depth < most and len(subproblems(model, backend, depth)) < target:
+    parts = subproblems(model, backend, depth)
+    while depth < most and len(parts) < target:
         depth += 1
-    return depth
+        parts = subproblems(model, backend, depth)
+    return depth, parts
 
 
 def splits(
@@ -145,10 +152,10 @@ def count(
     journal = None if checkpoint is None else Checkpoint(checkpoint, model, backend)
     if journal is not None and journal.split_depth is not None:
         depth = journal.split_depth  # resume the recorded split, whatever the workers now
+        parts = subproblems(model, backend, depth)
     else:
         parallel = workers or executor_workers(executor)  # type: ignore[arg-type]
-        depth = split_depth(model, parallel, backend)
-    parts = subproblems(model, backend, depth)
+        depth, parts = split_for(model, parallel, backend)
     done = {} if journal is None else journal.bind(depth, parts)
     tasks = {i: (backend, part) for i, part in enumerate(parts) if i not in done}
 
