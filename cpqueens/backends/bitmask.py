@@ -63,15 +63,14 @@ def compile_plan(model) -> Plan:
     for colour, row, col in placed:
         masks = allowed[colour]
         masks[row] &= 1 << col
-        # The placed queen takes its column and diagonals from every other row.
+        # The placed queen takes its column and diagonals from every other row:
+        # offset 0 keeps col, -1 keeps col - row, +1 keeps col + row.
         for other in range(n):
             if other != row:
                 distance = other - row
-                attacked = {c: col + c * distance for c in (0, -1) if c in offsets[colour]}
-                if 1 in offsets[colour]:
-                    attacked[1] = col - distance
-                for target in attacked.values():
-                    if 0 <= target < n:
+                lines = {0: col, -1: col + distance, 1: col - distance}
+                for offset, target in lines.items():
+                    if offset in offsets[colour] and 0 <= target < n:
                         masks[other] &= ~(1 << target)
     return Plan(
         n,
