@@ -354,10 +354,8 @@ def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
     if workers == 1:
         results = [run_task(n, task) for task in pieces]
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from cpqueens.pool import local_pool  # spawned workers that leave no orphan behind
 
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with local_pool(workers) as pool:
             results = list(pool.map(run_task, [n] * len(pieces), pieces))
     return tuple(sum(r[i] for r in results) for i in range(3))  # type: ignore[return-value]
