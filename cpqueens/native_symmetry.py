@@ -1,26 +1,35 @@
 """Symmetry-reduced N-Queens counting on a free board, compiled with numba.
 
-Takahashi's refinement of Somers' bitmask search: only solutions that are the
-canonical representative of their class under the 8 board symmetries are
-completed, and each is weighted by the size of its class (8, 4 or 2).
+Every solution has four edge queens: the queens of row 0, row n - 1, column 0
+and column n - 1 (a corner queen sits on two edges). An edge queen's distance
+is how far it stands from the nearer corner of its edge. The 8 board
+symmetries permute the edges and keep the distances, so the largest one, ``D``,
+belongs to the whole class. Representatives are the solutions whose row-0
+queen is at that largest distance ("max edge" representatives):
 
-- A queen in a corner of row 0 (column 0): no solution with a corner queen is
-  fixed by any non-trivial symmetry, so each representative stands for 8. The
-  queen of row 1 sits at column ``b`` (the task), and rows above ``b`` keep
-  clear of column 1, which keeps only the representative under the diagonal
-  reflection. Every such solution is counted, by
-  :func:`cpqueens.native.count_placements` on per-row column masks.
-- Otherwise row 0's queen sits at column ``b < n - 1 - b`` (the task). Rows
-  above ``b`` and below ``n - 1 - b`` keep clear of both edge columns (else a
-  rotation or reflection puts a queen nearer a corner of row 0). Only at a
-  leaf where an image can start as near the corner (a queen on the edge at row
-  ``b`` or ``n - 1 - b``, or at column ``n - 1 - b`` of the last row) are the
-  90, 180 and 270 degree images compared with the board: a solution equal to
-  its 90 degree image counts 2, one equal to its 180 degree image 4, any other
-  canonical one 8; one with a smaller image is dropped. Every other leaf is a
-  representative of class size 8. The search is that of
-  :func:`cpqueens.native.count_placements` (explicit stack, last rows unrolled)
-  with the leaf test and the edge-column rule added.
+- The search pins row 0's queen to column ``D`` (the mirror gives column
+  ``n - 1 - D``), keeps every other edge queen within ``D`` of a corner (the
+  edge columns are closed in the rows farther than ``D`` from row 0 and row
+  n - 1, the last row's middle columns are closed), and finds every solution
+  left: none is lost, as every class has its largest edge on top in some image.
+- A class whose largest distance is reached by ``k`` edges appears ``2k``
+  times among the 8 images with that edge on top (counted with their
+  stabiliser), so each leaf found weighs ``8 / 2k`` and every class, whatever
+  its stabiliser, adds up to its size: ``total = sum(4 / k)``, twice that for
+  a pinned column with a distinct mirror. The search sorts its leaves by which
+  other edges tie (the queens of column 0 and n - 1 in rows ``D`` and
+  ``n - 1 - D``, the last row's queen in column ``D`` or ``n - 1 - D``).
+- Class sizes by Burnside: no reflection fixes a solution, so
+  ``two = fix90 / 2``, ``four = (fix180 - fix90) / 4`` and
+  ``eight = (total - fix180) / 8``, where fix180 / fix90 count the solutions
+  equal to their 180 / 90 degree turn, found by a search over row pairs.
+
+The representatives' trees are those of the pinned central columns, where
+solutions are densest, rather than those of the columns next to the corners
+(Takahashi's smallest-distance representatives): about a third fewer nodes at
+n = 16. The search is that of :func:`cpqueens.native.count_placements`
+(explicit stack, last seven rows unrolled) with a look-ahead: a row's queen is
+skipped when it would leave the row below it no free cell.
 
 The search state is machine integers: ``n`` may be at most 31. Counts are exact;
 ``tests/test_symmetry.py`` checks them against OEIS A000170 and A002562.
@@ -31,230 +40,179 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
-from cpqueens import native
+from cpqueens.native import _popcount
 
 #: The largest board the 64-bit kernels can hold.
 MAX_N = 31
-#: Below this size the corner / side analysis does not apply; use the general search.
+#: Below this size the edge analysis does not apply (a 4 x 4 board has no middle).
 MIN_N = 5
 #: From this size on a pool of worker processes pays for its start-up (about a second).
 PARALLEL_MIN_N = 17
 
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_TOP_BIT = np.uint64(63)
 
-@njit(cache=True)
-def _weight(board: np.ndarray, n: int, b1: int, b2: int, endbit: int) -> int:
-    """The class size of the leaf ``board`` (bits per row), or 0 if an image is smaller."""
-    last = n - 1
-    topbit = 1 << last
-    # 90 degrees
-    if board[b2] == 1:
-        own = 1
-        ptn = 2
-        while own <= last:
-            bit = 1
-            you = last
-            while board[you] != ptn and board[own] >= bit:
-                bit <<= 1
-                you -= 1
-            if board[own] > bit:
-                return 0
-            if board[own] < bit:
-                break
-            own += 1
-            ptn <<= 1
-        if own > last:
-            return 2
-    # 180 degrees
-    if board[last] == endbit:
-        own = 1
-        you = last - 1
-        while own <= last:
-            bit = 1
-            ptn = topbit
-            while ptn != board[you] and board[own] >= bit:
-                bit <<= 1
-                ptn >>= 1
-            if board[own] > bit:
-                return 0
-            if board[own] < bit:
-                break
-            own += 1
-            you -= 1
-        if own > last:
-            return 4
-    # 270 degrees
-    if board[b1] == topbit:
-        own = 1
-        ptn = topbit >> 1
-        while own <= last:
-            bit = 1
-            you = 0
-            while board[you] != ptn and board[own] >= bit:
-                bit <<= 1
-                you += 1
-            if board[own] > bit:
-                return 0
-            if board[own] < bit:
-                break
-            own += 1
-            ptn >>= 1
-    return 8
+
+@intrinsic
+def _leading_zeros(typingctx, x):
+    """The number of zero bits above the highest set bit of a non-zero uint64."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")
-def _edges(free: int, cols: int, side: int) -> int:
-    """Row ``b2``'s choices: the edge columns not yet taken must be taken here, or none is left."""
-    used = cols & side
-    if used == side:
-        return free
-    if used == 0:
-        return 0
-    return free & side
+def _live(free, below):
+    """The cells of ``free`` whose queen leaves a cell of ``below`` (the next row's) unattacked.
 
-
-@njit(cache=True, inline="always")
-def _leaf(board, n, b1, b2, endbit, counts):
-    """Count the leaf ``board``, weighed by :func:`_weight` only where an image can be as small."""
-    if board[n - 1] == endbit or board[b1] == 1 << (n - 1) or board[b2] == 1:
-        counts[_weight(board, n, b1, b2, endbit)] += 1
-    else:
-        counts[8] += 1
-
-
-@njit(cache=True)
-def _side(n: int, b1: int, allowed: np.ndarray) -> tuple[int, int, int]:
-    """Representatives with row 0's queen at bit ``b1`` (not a corner): (weight-2, -4, -8).
-
-    Every row's queen is kept to its bits of ``allowed`` (see :func:`_side_masks`),
-    row ``n - 1 - b1`` takes the edge columns still free (or the branch ends),
-    and a leaf is weighed by :func:`_weight` only where an image can be as small.
-    The search is that of :func:`cpqueens.native.count_placements`: an explicit
-    stack, the last nine rows unrolled.
+    A queen attacks its own and the two neighbouring columns of the next row,
+    so it empties ``below`` exactly when ``below`` lies within those three: when
+    it neighbours both the lowest and the highest cell of ``below``.
     """
+    low = below & (~below + _ONE)
+    high = _ONE << (_TOP_BIT - _leading_zeros(below | _ONE))
+    near_both = (low | (low << _ONE) | (low >> _ONE)) & (high | (high << _ONE) | (high >> _ONE))
+    return free & ~near_both & (_ZERO - np.uint64(below != _ZERO))
+
+
+@njit(cache=True, inline="always")
+def _share(ties):
+    """A leaf's weight in twelfths when ``ties`` (0 to 3) other edges tie: 12 / (1 + ties).
+
+    The four shares 12, 6, 4, 3 are packed one per byte (no division in the hot loop).
+    """
+    return (0x0304060C >> (8 * ties)) & 0xFF
+
+
+@njit(cache=True)
+def _weighed_leaves(allowed, row_a, row_b, bottom):
+    """The placements on per-row ``allowed`` masks, each weighed 12 / k: their sum.
+
+    k is 1 + the number of other edges tying with row 0: column 0 or column
+    n - 1 holding a queen in row ``row_a`` or ``row_b``, the last row's queen
+    in ``bottom``. The last seven rows are unrolled unless ``row_a`` or
+    ``row_b`` is one of the last two (a tiny search).
+    """
+    n = allowed.shape[0]
     last = n - 1
-    b2 = last - b1
-    side = (1 << last) | 1
-    endbit = (1 << last) >> b1
-    board = np.zeros(n, np.int64)
-    counts = np.zeros(9, np.int64)
-    stack = np.empty((n, 4), np.int64)
+    full = (_ONE << np.uint64(n)) - _ONE
+    edges = _ONE | (_ONE << np.uint64(last))
+    marks = np.zeros(n, np.uint64)  # the edge cells whose queen ties with row 0
+    marks[row_a] = edges
+    marks[row_b] = edges
+    twelfths = np.int64(0)
+    ties = np.zeros(n, np.uint64)  # per row: the tying edge cells taken so far
+    stack = np.empty((n, 4), dtype=np.uint64)
     free = allowed[0]
-    c = 0
-    d = 0
-    a = 0
+    c = _ZERO
+    d = _ZERO
+    a = _ZERO
+    unrolled = last - 6 if max(row_a, row_b) < last - 1 else -1
     depth = 0
     while True:
-        if depth == last - 8:
-            r1 = last - 7
-            row1 = allowed[r1]
-            row2 = allowed[r1 + 1]
-            row3 = allowed[r1 + 2]
-            row4 = allowed[r1 + 3]
-            row5 = allowed[r1 + 4]
-            row6 = allowed[r1 + 5]
-            row7 = allowed[r1 + 6]
-            row8 = allowed[last]
+        if depth == unrolled:
+            # The last seven rows, unrolled; each row's choices skip the queens
+            # that leave the row below no free cell, so the last two rows are
+            # counted without a loop.
+            row1 = allowed[last - 5]
+            row2 = allowed[last - 4]
+            row3 = allowed[last - 3]
+            row4 = allowed[last - 2]
+            row5 = allowed[last - 1]
+            row6 = allowed[last]
+            m0 = marks[last - 6]
+            m1 = marks[last - 5]
+            m2 = marks[last - 4]
+            m3 = marks[last - 3]
+            m4 = marks[last - 2]
+            t = ties[depth]
             f0 = free
-            while f0:
-                q0 = f0 & -f0
-                f0 ^= q0
-                board[depth] = q0
-                c0 = c | q0
-                d0 = (d | q0) << 1
-                a0 = (a | q0) >> 1
-                f1 = row1 & ~(c0 | d0 | a0)
-                if r1 == b2:
-                    f1 = _edges(f1, c0, side)
-                while f1:
-                    q1 = f1 & -f1
-                    f1 ^= q1
-                    board[r1] = q1
-                    c1 = c0 | q1
-                    d1 = (d0 | q1) << 1
-                    a1 = (a0 | q1) >> 1
-                    f2 = row2 & ~(c1 | d1 | a1)
-                    if r1 + 1 == b2:
-                        f2 = _edges(f2, c1, side)
-                    while f2:
-                        q2 = f2 & -f2
-                        f2 ^= q2
-                        board[r1 + 1] = q2
-                        c2 = c1 | q2
-                        d2 = (d1 | q2) << 1
-                        a2 = (a1 | q2) >> 1
-                        f3 = row3 & ~(c2 | d2 | a2)
-                        if r1 + 2 == b2:
-                            f3 = _edges(f3, c2, side)
-                        while f3:
-                            q3 = f3 & -f3
-                            f3 ^= q3
-                            board[r1 + 2] = q3
-                            c3 = c2 | q3
-                            d3 = (d2 | q3) << 1
-                            a3 = (a2 | q3) >> 1
-                            f4 = row4 & ~(c3 | d3 | a3)
-                            if r1 + 3 == b2:
-                                f4 = _edges(f4, c3, side)
-                            while f4:
-                                q4 = f4 & -f4
-                                f4 ^= q4
-                                board[r1 + 3] = q4
-                                c4 = c3 | q4
-                                d4 = (d3 | q4) << 1
-                                a4 = (a3 | q4) >> 1
-                                f5 = row5 & ~(c4 | d4 | a4)
-                                if r1 + 4 == b2:
-                                    f5 = _edges(f5, c4, side)
-                                while f5:
-                                    q5 = f5 & -f5
-                                    f5 ^= q5
-                                    board[r1 + 4] = q5
-                                    c5 = c4 | q5
-                                    d5 = (d4 | q5) << 1
-                                    a5 = (a4 | q5) >> 1
-                                    f6 = row6 & ~(c5 | d5 | a5)
-                                    while f6:
-                                        q6 = f6 & -f6
-                                        f6 ^= q6
-                                        board[r1 + 5] = q6
-                                        c6 = c5 | q6
-                                        d6 = (d5 | q6) << 1
-                                        a6 = (a5 | q6) >> 1
-                                        f7 = row7 & ~(c6 | d6 | a6)
-                                        while f7:
-                                            q7 = f7 & -f7
-                                            f7 ^= q7
-                                            f8 = row8 & ~(
-                                                c6 | q7 | ((d6 | q7) << 1) | ((a6 | q7) >> 1)
-                                            )
-                                            if f8:
-                                                board[r1 + 6] = q7
-                                                board[last] = f8
-                                                _leaf(board, n, b1, b2, endbit, counts)
+            while f0 != _ZERO:
+                b0 = f0 & (~f0 + _ONE)
+                f0 ^= b0
+                t0 = t | (b0 & m0)
+                c0 = c | b0
+                d0 = (d | b0) << _ONE
+                a0 = (a | b0) >> _ONE
+                f1 = _live(row1 & ~(c0 | d0 | a0), row2 & ~(c0 | (d0 << _ONE) | (a0 >> _ONE)))
+                while f1 != _ZERO:
+                    b1 = f1 & (~f1 + _ONE)
+                    f1 ^= b1
+                    t1 = t0 | (b1 & m1)
+                    c1 = c0 | b1
+                    d1 = (d0 | b1) << _ONE
+                    a1 = (a0 | b1) >> _ONE
+                    f2 = _live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
+                    while f2 != _ZERO:
+                        b2 = f2 & (~f2 + _ONE)
+                        f2 ^= b2
+                        t2 = t1 | (b2 & m2)
+                        c2 = c1 | b2
+                        d2 = (d1 | b2) << _ONE
+                        a2 = (a1 | b2) >> _ONE
+                        f3 = _live(
+                            row3 & ~(c2 | d2 | a2), row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE))
+                        )
+                        while f3 != _ZERO:
+                            b3 = f3 & (~f3 + _ONE)
+                            f3 ^= b3
+                            t3 = t2 | (b3 & m3)
+                            c3 = c2 | b3
+                            d3 = (d2 | b3) << _ONE
+                            a3 = (a2 | b3) >> _ONE
+                            f4 = _live(
+                                row4 & ~(c3 | d3 | a3), row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE))
+                            )
+                            while f4 != _ZERO:
+                                b4 = f4 & (~f4 + _ONE)
+                                f4 ^= b4
+                                c4 = c3 | b4
+                                # every queen left in row n - 2 completes one solution
+                                d4 = (d3 | b4) << _ONE
+                                a4 = (a3 | b4) >> _ONE
+                                f5 = _live(
+                                    row5 & ~(c4 | d4 | a4),
+                                    row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
+                                )
+                                # the last queen takes the other free column
+                                rest = full & ~c4
+                                low = rest & (~rest + _ONE)
+                                high = rest ^ low
+                                ending = (low & (_ZERO - np.uint64((bottom & high) != _ZERO))) | (
+                                    high & (_ZERO - np.uint64((bottom & low) != _ZERO))
+                                )
+                                tied = np.int64(_popcount(f5 & ending))
+                                edge_ties = np.int64(_popcount(t3 | (b4 & m4)))
+                                twelfths += (np.int64(_popcount(f5)) - tied) * _share(edge_ties)
+                                twelfths += tied * _share(edge_ties + 1)
         else:
             descended = False
-            while free:
-                bit = free & -free
+            while free != _ZERO:
+                bit = free & (~free + _ONE)
                 free ^= bit
-                board[depth] = bit
+                nt = ties[depth] | (bit & marks[depth])
                 nc = c | bit
-                nd = (d | bit) << 1
-                na = (a | bit) >> 1
+                nd = (d | bit) << _ONE
+                na = (a | bit) >> _ONE
                 nxt = allowed[depth + 1] & ~(nc | nd | na)
-                if depth + 1 == b2:
-                    nxt = _edges(nxt, nc, side)
                 if depth + 1 == last:
-                    if nxt:
-                        board[last] = nxt
-                        _leaf(board, n, b1, b2, endbit, counts)
-                elif nxt:
+                    if nxt != _ZERO:
+                        tie = np.int64(_popcount(nt)) + np.int64((nxt & bottom) != _ZERO)
+                        twelfths += _share(tie)
+                elif nxt != _ZERO:
                     stack[depth, 0] = free
                     stack[depth, 1] = c
                     stack[depth, 2] = d
                     stack[depth, 3] = a
                     depth += 1
+                    ties[depth] = nt
                     free = nxt
                     c = nc
                     d = nd
@@ -270,65 +228,124 @@ def _side(n: int, b1: int, allowed: np.ndarray) -> tuple[int, int, int]:
         c = stack[depth, 1]
         d = stack[depth, 2]
         a = stack[depth, 3]
-    return counts[2], counts[4], counts[8]
+    return twelfths
 
 
-def _side_masks(n: int, b1: int, row1: int) -> np.ndarray:
-    """Each row's columns in the side task ``b1`` (row 1 further kept to ``row1``).
+@njit(cache=True)
+def _turn_fixed(n):
+    """The solutions equal to their 180 degree turn, and those equal to their 90 degree turn.
 
-    Row 0 holds bit ``b1``; the rows above ``b1`` and below ``n - 1 - b1`` keep
-    clear of both edge columns, and the last row also of the ``b1 - 1`` columns
-    next to them (else an image puts a queen nearer a corner of row 0).
+    A solution fixed by the half turn pairs row r's queen (r, p) with
+    (n - 1 - r, n - 1 - p), so the search places the pairs of rows from the
+    outside in: the top queens' diagonals move down as usual, the bottom
+    queens' (masks ``up`` and ``down``, the latter offset by n bits) move up to
+    meet them. A pair attacks itself when p = r or p = n - 1 - r; on odd
+    boards the middle queen sits in the centre, attacking exactly those cells.
     """
-    mask = (1 << n) - 1
-    side = (1 << (n - 1)) | 1
-    near = side
-    for _ in range(b1 - 1):
-        near |= (near >> 1) | (near << 1)
-    allowed = np.full(n, mask, np.int64)
-    allowed[0] = 1 << b1
-    allowed[1:b1] = mask & ~side
-    allowed[n - b1 : n - 1] = mask & ~side
-    allowed[n - 1] = mask & ~near
+    full = (1 << n) - 1
+    half = n // 2
+    columns = np.zeros(n, np.int64)
+    stack = np.zeros((half + 1, 4), np.int64)  # free, cols, diag, anti per row pair
+    ups = np.zeros(half + 1, np.int64)
+    downs = np.zeros(half + 1, np.int64)
+    start = 1 << half if n % 2 else 0
+    fixed180 = 0
+    fixed90 = 0
+    stack[0, 1] = start
+    stack[0, 0] = full & ~start & ~(1 | (1 << (n - 1)))
+    depth = 0
+    while depth >= 0:
+        free = stack[depth, 0]
+        if free == 0:
+            depth -= 1
+            continue
+        bit = free & -free
+        stack[depth, 0] = free ^ bit
+        col = 0
+        while (1 << col) != bit:
+            col += 1
+        columns[depth] = col
+        if depth + 1 == half:
+            fixed180 += 1
+            if n % 4 in (0, 1):
+                for r in range(half):
+                    columns[n - 1 - r] = n - 1 - columns[r]
+                if n % 2:
+                    columns[half] = half
+                turns = True
+                for r in range(n):
+                    if columns[columns[r]] != n - 1 - r:
+                        turns = False
+                        break
+                fixed90 += turns
+            continue
+        mirror = n - 1 - col
+        span = n - 2 - 2 * depth  # from the new bottom queen to the next top row
+        cols = stack[depth, 1] | bit | (1 << mirror)
+        diag = (stack[depth, 2] | bit) << 1
+        anti = (stack[depth, 3] | bit) >> 1
+        up = (ups[depth] >> 1) | (1 << (mirror + span))
+        down = (downs[depth] << 1) | (1 << (mirror - span + n))
+        row = depth + 1
+        depth = row
+        stack[row, 1] = cols
+        stack[row, 2] = diag
+        stack[row, 3] = anti
+        ups[row] = up
+        downs[row] = down
+        own = (1 << row) | (1 << (n - 1 - row))
+        stack[row, 0] = full & ~(cols | diag | anti | up | (down >> n) | own)
+    return fixed180, fixed90
+
+
+def _masks(n: int, distance: int, row1: int) -> np.ndarray:
+    """Each row's columns when row 0's queen is the farthest edge queen, at column ``distance``.
+
+    The edge columns close in the rows farther than ``distance`` from row 0 and
+    row n - 1, the last row's columns farther than ``distance`` from a corner
+    close too; row 1 is further kept to ``row1`` (to split the work).
+    """
+    full = (1 << n) - 1
+    edges = 1 | (1 << (n - 1))
+    middle = sum(1 << col for col in range(n) if min(col, n - 1 - col) > distance)
+    allowed = np.full(n, full, np.uint64)
+    allowed[0] = 1 << distance
+    for row in range(1, n - 1):
+        if min(row, n - 1 - row) > distance:
+            allowed[row] = full & ~edges
     allowed[1] &= row1
-    return allowed
-
-
-def _side_classes(n: int, b1: int, row1: int) -> tuple[int, int, int]:
-    """The side task ``b1``'s representatives by class size: (classes of 2, of 4, of 8)."""
-    two, four, eight = _side(n, b1, _side_masks(n, b1, row1))
-    return int(two), int(four), int(eight)
-
-
-def _corner_masks(n: int, b: int) -> np.ndarray:
-    """Each row's columns in the corner task ``b``: rows 2 to ``b - 1`` keep clear of bit 1."""
-    mask = (1 << n) - 1
-    allowed = np.full(n, mask, np.uint64)
-    allowed[0] = 1
-    allowed[1] = 1 << b
-    allowed[2:b] = mask & ~2
+    allowed[n - 1] = full & ~middle
     return allowed
 
 
 def tasks(n: int, split: bool = False) -> list[tuple[str, int, int]]:
     """The independent pieces of the search on an n x n board, largest first (roughly).
 
-    Each is (kind, b, row-1 columns); ``split`` cuts the side pieces further by
-    row 1's queen, so that several workers share the largest ones.
+    Each is (kind, distance, row-1 columns): the representatives with row 0's
+    queen at ``distance``, and one piece counting the turn-fixed solutions.
+    ``split`` cuts the representatives further by row 1's queen, so that
+    several workers share the largest pieces.
     """
     full = (1 << n) - 1
-    side_rows = [1 << c for c in range(n)] if split else [full]
-    side = [("side", b, row1) for b in range(1, n) if b < n - 1 - b for row1 in side_rows]
-    corner = [("corner", b, full) for b in range(2, n - 1)]
-    return side + corner
+    row1s = [1 << col for col in range(n)] if split else [full]
+    pieces = [("top", distance, row1) for distance in range((n - 1) // 2, 0, -1) for row1 in row1s]
+    return [*pieces, ("turns", 0, 0)]
 
 
 def run_task(n: int, task: tuple[str, int, int]) -> tuple[int, int, int]:
-    """One piece's representatives by class size: (classes of 2, of 4, of 8)."""
-    kind, b, row1 = task
-    if kind == "corner":
-        return 0, 0, int(native.count_placements(_corner_masks(n, b)))
-    return _side_classes(n, b, row1)
+    """One piece's counts: (leaves weighed in twelfths, fixed180, fixed90).
+
+    Leaves are doubled where the pinned column has a distinct mirror image.
+    """
+    kind, distance, row1 = task
+    if kind == "turns":
+        fixed180, fixed90 = _turn_fixed(n)
+        return 0, int(fixed180), int(fixed90)
+    far = n - 1 - distance
+    twelfths = _weighed_leaves(
+        _masks(n, distance, row1), distance, far, np.uint64((1 << distance) | (1 << far))
+    )
+    return (1 if distance == far else 2) * int(twelfths), 0, 0
 
 
 def check_size(n: int) -> None:
@@ -358,4 +375,9 @@ def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
 
         with local_pool(workers) as pool:
             results = list(pool.map(run_task, [n] * len(pieces), pieces))
-    return tuple(sum(r[i] for r in results) for i in range(3))  # type: ignore[return-value]
+    twelfths, fixed180, fixed90 = (sum(r[i] for r in results) for i in range(3))
+    # twelfths sums 12 / k per leaf; the total sums 4 / k
+    if twelfths % 3 or (twelfths // 3 - fixed180) % 8 or (fixed180 - fixed90) % 4 or fixed90 % 2:
+        raise ArithmeticError(f"inconsistent class counts for n={n}: {results}")
+    total = twelfths // 3
+    return fixed90 // 2, (fixed180 - fixed90) // 4, (total - fixed180) // 8
