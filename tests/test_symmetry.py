@@ -14,6 +14,9 @@ from tests import oracle
 
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]
 A002562 = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]
+# classes of 2 (fixed by a quarter turn) and of 8 (asymmetric), n = 1..14
+A260318 = [1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 4, 4, 0]
+A260320 = [0, 0, 0, 0, 1, 0, 4, 11, 42, 89, 329, 1765, 9197, 45647]
 UNIQUE_LIMIT = {"bitmask": 12, "cpsat": 9, "python-constraint": 9}
 
 # The board symmetries, written here independently of cpqueens.symmetry.
@@ -72,6 +75,7 @@ def test_native_kernels_by_class_size():
 
     for n in range(5, 15):
         two, four, eight = classes(n)
+        assert (two, eight) == (A260318[n - 1], A260320[n - 1])
         assert two + four + eight == A002562[n - 1]
         assert 2 * two + 4 * four + 8 * eight == A000170[n - 1]
     assert classes(10, workers=2) == classes(10)
