@@ -93,21 +93,18 @@ def _share(ties):
 
 
 @njit(cache=True)
-def _weighed_leaves(allowed, row_a, row_b, bottom):
+def _weighed_leaves(allowed, marks, bottom):
     """The placements on per-row ``allowed`` masks, each weighed 12 / k: their sum.
 
-    k is 1 + the number of other edges tying with row 0: column 0 or column
-    n - 1 holding a queen in row ``row_a`` or ``row_b``, the last row's queen
-    in ``bottom``. The last nine rows are unrolled unless ``row_a`` or
-    ``row_b`` is one of the last two (a tiny search).
+    k is 1 + the number of other edges tying with row 0: the queens standing
+    on ``marks`` cells (per row, the last row's ignored), plus one if the last
+    row's queen is in ``bottom``. With no marks and no bottom the sum is 12
+    times the number of placements. The last nine rows are unrolled unless
+    row n - 2 holds marks (then the search is tiny).
     """
     n = allowed.shape[0]
     last = n - 1
     full = (_ONE << np.uint64(n)) - _ONE
-    edges = _ONE | (_ONE << np.uint64(last))
-    marks = np.zeros(n, np.uint64)  # the edge cells whose queen ties with row 0
-    marks[row_a] = edges
-    marks[row_b] = edges
     twelfths = np.int64(0)
     ties = np.zeros(n, np.uint64)  # per row: the tying edge cells taken so far
     stack = np.empty((n, 4), dtype=np.uint64)
@@ -115,7 +112,7 @@ def _weighed_leaves(allowed, row_a, row_b, bottom):
     c = _ZERO
     d = _ZERO
     a = _ZERO
-    unrolled = last - 8 if max(row_a, row_b) < last - 1 else -1
+    unrolled = last - 8 if marks[last - 1] == _ZERO else -1
     depth = 0
     while True:
         if depth == unrolled:
@@ -372,9 +369,10 @@ def run_task(n: int, task: tuple[str, int, int]) -> tuple[int, int, int]:
         fixed180, fixed90 = _turn_fixed(n)
         return 0, int(fixed180), int(fixed90)
     far = n - 1 - distance
-    twelfths = _weighed_leaves(
-        _masks(n, distance, row1), distance, far, np.uint64((1 << distance) | (1 << far))
-    )
+    marks = np.zeros(n, np.uint64)  # edge-column queens as far from a corner as row 0's
+    marks[distance] = marks[far] = 1 | (1 << (n - 1))
+    bottom = np.uint64((1 << distance) | (1 << far))
+    twelfths = _weighed_leaves(_masks(n, distance, row1), marks, bottom)
     return (1 if distance == far else 2) * int(twelfths), 0, 0
 
 
