@@ -35,26 +35,18 @@ stack, the last rows unrolled, here nine) with a look-ahead: a row's queen is
 skipped when it would leave the row below it no free cell, which removes a
 third of the nodes, all dead ends.
 
-The search state is machine integers: ``n`` may be at most 31. Counts are exact;
-``tests/test_symmetry.py`` checks them against OEIS A000170 and A002562.
+The search state is machine integers: ``n`` may be at most 31. The pieces are
+listed, shared among processes and summed by :mod:`cpqueens.class_count`;
+``tests/test_symmetry.py`` checks the counts against OEIS.
 """
 
 from __future__ import annotations
-
-import os
 
 import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
 from cpqueens.native import _popcount
-
-#: The largest board the 64-bit kernels can hold.
-MAX_N = 31
-#: Below this size the edge analysis does not apply (a 4 x 4 board has no middle).
-MIN_N = 5
-#: From this size on a pool of worker processes pays for its start-up (about a second).
-PARALLEL_MIN_N = 17
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -353,26 +345,14 @@ def _masks(n: int, distance: int, row1: int) -> np.ndarray:
     return allowed
 
 
-def tasks(n: int, split: bool = False) -> list[tuple[str, int, int]]:
-    """The independent pieces of the search on an n x n board, largest first (roughly).
-
-    Each is (kind, distance, row-1 columns): the representatives with row 0's
-    queen at ``distance``, and one piece counting the turn-fixed solutions.
-    ``split`` cuts the representatives further by row 1's queen, so that
-    several workers share the largest pieces.
-    """
-    full = (1 << n) - 1
-    row1s = [1 << col for col in range(n)] if split else [full]
-    pieces = [("top", distance, row1) for distance in range((n - 1) // 2, 0, -1) for row1 in row1s]
-    return [*pieces, ("turns", 0, 0)]
-
-
-def run_task(n: int, task: tuple[str, int, int]) -> tuple[int, int, int]:
+def count_piece(n: int, piece: tuple[str, int, int]) -> tuple[int, int, int]:
     """One piece's counts: (leaves weighed in twelfths, fixed180, fixed90).
 
-    Leaves are doubled: each stands for its mirror image too (see :func:`_masks`).
+    A piece is ("top", distance, row-1 columns) or ("turns", 0, 0), as listed by
+    :func:`cpqueens.class_count.pieces`. Leaves are doubled: each stands for its
+    mirror image too (see :func:`_masks`).
     """
-    kind, distance, row1 = task
+    kind, distance, row1 = piece
     if kind == "turns":
         fixed180, fixed90 = _turn_fixed(n)
         return 0, int(fixed180), int(fixed90)
@@ -382,38 +362,3 @@ def run_task(n: int, task: tuple[str, int, int]) -> tuple[int, int, int]:
     bottom = np.uint64((1 << distance) | (1 << far))
     twelfths = _weighed_leaves(_masks(n, distance, row1), marks, bottom)
     return 2 * int(twelfths), 0, 0
-
-
-def check_size(n: int) -> None:
-    """Raise ValueError unless the kernels handle an n x n board."""
-    if not MIN_N <= n <= MAX_N:
-        raise ValueError(f"the symmetry kernels need {MIN_N} <= n <= {MAX_N}, got n={n}")
-
-
-def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
-    """The solution classes of the free n x n board by size: (of 2, of 4, of 8).
-
-    The unique count is their sum; the total is ``2 * two + 4 * four + 8 * eight``.
-    ``workers`` processes share the pieces; None means every core from
-    ``PARALLEL_MIN_N`` on, else one.
-
-    >>> classes(8)
-    (0, 1, 11)
-    """
-    check_size(n)
-    if workers is None:
-        workers = (os.cpu_count() or 1) if n >= PARALLEL_MIN_N else 1
-    pieces = tasks(n, split=workers > 1)
-    if workers == 1:
-        results = [run_task(n, task) for task in pieces]
-    else:
-        from cpqueens.pool import local_pool  # spawned workers that leave no orphan behind
-
-        with local_pool(workers) as pool:
-            results = list(pool.map(run_task, [n] * len(pieces), pieces))
-    twelfths, fixed180, fixed90 = (sum(r[i] for r in results) for i in range(3))
-    # twelfths sums 12 / k per leaf; the total sums 4 / k
-    if twelfths % 3 or (twelfths // 3 - fixed180) % 8 or (fixed180 - fixed90) % 4 or fixed90 % 2:
-        raise ArithmeticError(f"inconsistent class counts for n={n}: {results}")
-    total = twelfths // 3
-    return fixed90 // 2, (fixed180 - fixed90) // 4, (total - fixed180) // 8

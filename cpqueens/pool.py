@@ -3,14 +3,18 @@
 The workers are spawned (no fork of a process running solver threads), ignore
 Ctrl-C (the driver alone decides how to stop) and exit on their own if the
 driver dies, even by SIGKILL. Leaving the pool on an exception or Ctrl-C
-terminates the workers at once instead of waiting for their running tasks.
+terminates the workers at once instead of waiting for their running tasks. A
+worker leaves without the interpreter's teardown, so a pool closes in
+milliseconds rather than a fifth of a second.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -27,10 +31,23 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)  # the driver is gone: nobody will read this worker's results
 
 
+def _leave_now() -> None:
+    """End a worker at interpreter exit without the teardown (0.2 s once numba is loaded).
+
+    multiprocessing has run its own clean-up by then, and the exit handlers of
+    modules imported after the initializer (numba's) run before this one; the
+    exit status is 0, as a worker's failures travel with its tasks' results.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
 def _init_worker(parent: int) -> None:
     """Run in each worker before any task: ignore Ctrl-C, die with the driver."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    atexit.register(_leave_now)
 
 
 def stop(pool: ProcessPoolExecutor) -> None:

@@ -14,7 +14,8 @@ model's group; a class has exactly one canonical member, its representative.
 
 Counting classes: the model narrowed by ``LexLeader(group)`` has exactly the
 representatives as solutions. On a free one-colour board the numba kernels of
-``cpqueens.native_symmetry`` count them directly, by class size.
+``cpqueens.native_symmetry`` count them directly, by class size
+(``cpqueens.class_count`` shares the work).
 
 Totals from representatives: no reflection fixes a solution with n >= 2 (it
 would put every queen of a colour on one line, or two of them on one
@@ -180,11 +181,11 @@ def _native_classes(model: Model, backend: str, workers: int | None) -> tuple[in
         return None
     if model.board.blocked or importlib.util.find_spec("numba") is None:
         return None
-    from cpqueens import native_symmetry
+    from cpqueens import class_count
 
-    if not native_symmetry.MIN_N <= model.n <= native_symmetry.MAX_N:
+    if not class_count.MIN_N <= model.n <= class_count.MAX_N:
         return None
-    return native_symmetry.classes(model.n, workers)
+    return class_count.classes(model.n, workers)
 
 
 def native_total(model: Model, backend: str, workers: int | None) -> int | None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -71,7 +73,7 @@ def test_a002562(name, n):
 
 
 def test_native_kernels_by_class_size():
-    from cpqueens.native_symmetry import classes
+    from cpqueens.class_count import classes
 
     for n in range(5, 15):
         two, four, eight = classes(n)
@@ -79,8 +81,19 @@ def test_native_kernels_by_class_size():
         assert two + four + eight == A002562[n - 1]
         assert 2 * two + 4 * four + 8 * eight == A000170[n - 1]
     assert classes(10, workers=2) == classes(10)
+    assert classes(11, workers=2) == classes(11)  # odd: the middle piece split by row 1
     with pytest.raises(ValueError, match=r"^the symmetry kernels need 5 <= n <= 31, got n=4$"):
         classes(4)
+
+
+def test_a_driver_with_workers_leaves_numba_to_them():
+    # The pool's processes start while the driver loads nothing heavy.
+    code = (
+        "import sys\nfrom cpqueens.class_count import classes\n"
+        "print(classes(9, workers=2), 'numba' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[0] == "(0, 4, 42) False"
 
 
 @st.composite

@@ -1,0 +1,84 @@
+"""The free board's solution classes by size, counted in pieces by the symmetry kernels.
+
+:mod:`cpqueens.native_symmetry` holds the numba kernels and says what a piece
+counts; this module lists the pieces, shares them among worker processes and
+puts their counts together. It loads numba only to count in its own process:
+with workers, the pool's processes start while nothing heavy is loaded here.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: The largest board the 64-bit kernels can hold.
+MAX_N = 31
+#: Below this size the edge analysis does not apply (a 4 x 4 board has no middle).
+MIN_N = 5
+#: From this size on a pool of worker processes pays for its start-up (about half a second).
+PARALLEL_MIN_N = 17
+
+Piece = tuple[str, int, int]
+
+
+def pieces(n: int, split: bool = False) -> list[Piece]:
+    """The independent pieces of the search on an n x n board, largest first (roughly).
+
+    Each is (kind, distance, row-1 columns): the representatives with row 0's
+    queen at column ``distance`` (see ``native_symmetry._masks``), and one piece
+    counting the solutions fixed by the half and quarter turns. ``split`` cuts
+    the representatives further by row 1's queen (the columns row 0's queen
+    leaves it), so that several workers share the largest pieces.
+    """
+    full = (1 << n) - 1
+    found: list[Piece] = []
+    for distance in range((n - 1) // 2, 0, -1):
+        if not split:
+            found.append(("top", distance, full))
+            continue
+        middle = 2 * distance == n - 1  # row 1 then keeps to the left half
+        for col in range(distance if middle else n):
+            if abs(col - distance) > 1:
+                found.append(("top", distance, 1 << col))
+    return [*found, ("turns", 0, 0)]
+
+
+def count_piece(n: int, piece: Piece) -> tuple[int, int, int]:
+    """One piece's counts, by the kernels (imported here, in whichever process counts)."""
+    from cpqueens.native_symmetry import count_piece as count
+
+    return count(n, piece)
+
+
+def check_size(n: int) -> None:
+    """Raise ValueError unless the kernels handle an n x n board."""
+    if not MIN_N <= n <= MAX_N:
+        raise ValueError(f"the symmetry kernels need {MIN_N} <= n <= {MAX_N}, got n={n}")
+
+
+def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
+    """The solution classes of the free n x n board by size: (of 2, of 4, of 8).
+
+    The unique count is their sum; the total is ``2 * two + 4 * four + 8 * eight``.
+    ``workers`` processes share the pieces; None means every core from
+    ``PARALLEL_MIN_N`` on, else one.
+
+    >>> classes(8)
+    (0, 1, 11)
+    """
+    check_size(n)
+    if workers is None:
+        workers = (os.cpu_count() or 1) if n >= PARALLEL_MIN_N else 1
+    todo = pieces(n, split=workers > 1)
+    if workers == 1:
+        results = [count_piece(n, piece) for piece in todo]
+    else:
+        from cpqueens.pool import local_pool  # spawned workers that leave no orphan behind
+
+        with local_pool(workers) as pool:
+            results = list(pool.map(count_piece, [n] * len(todo), todo))
+    twelfths, fixed180, fixed90 = (sum(r[i] for r in results) for i in range(3))
+    # twelfths sums 12 / k over the leaves, the total 4 / k (native_symmetry's docstring)
+    if twelfths % 3 or (twelfths // 3 - fixed180) % 8 or (fixed180 - fixed90) % 4 or fixed90 % 2:
+        raise ArithmeticError(f"inconsistent class counts for n={n}: {results}")
+    total = twelfths // 3
+    return fixed90 // 2, (fixed180 - fixed90) // 4, (total - fixed180) // 8
