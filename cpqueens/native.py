@@ -50,6 +50,17 @@ def _lowest_index(typingctx, x):
     return sig, codegen
 
 
+@intrinsic
+def _leading_zeros(typingctx, x):
+    """The number of zero bits above the highest set bit of a non-zero uint64."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
 @njit(cache=True)
 def count_placements(allowed):
     """The number of one-colour queen placements: one per row, on allowed cells, none attacked.

@@ -43,25 +43,13 @@ listed, shared among processes and summed by :mod:`cpqueens.class_count`;
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-from cpqueens.native import _popcount
+from cpqueens.native import _leading_zeros, _popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _TOP_BIT = np.uint64(63)
-
-
-@intrinsic
-def _leading_zeros(typingctx, x):
-    """The number of zero bits above the highest set bit of a non-zero uint64."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
-
-    return sig, codegen
 
 
 @njit(cache=True, inline="always")
