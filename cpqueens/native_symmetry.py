@@ -100,104 +100,106 @@ def _weighed_leaves(allowed, marks, bottom):
     depth = 0
     while True:
         if depth == unrolled:
-            # The last nine rows, unrolled; each row's choices skip the queens
-            # that leave the row below no free cell, so the last row needs no loop.
-            rowg = allowed[last - 7]
-            row0 = allowed[last - 6]
-            row1 = allowed[last - 5]
-            row2 = allowed[last - 4]
-            row3 = allowed[last - 3]
-            row4 = allowed[last - 2]
-            row5 = allowed[last - 1]
-            row6 = allowed[last]
-            mh = marks[last - 8]
-            mg = marks[last - 7]
-            m0 = marks[last - 6]
-            m1 = marks[last - 5]
-            m2 = marks[last - 4]
-            m3 = marks[last - 3]
-            m4 = marks[last - 2]
+            # The last nine rows, unrolled: level j places row last - 8 + j (choices
+            # fj, queen bj, tying cells so far tj, then columns cj and diagonals dj,
+            # aj for the row below). Each row's choices skip the queens that leave
+            # the row below no free cell, so the last row needs no loop.
+            row1 = allowed[last - 7]
+            row2 = allowed[last - 6]
+            row3 = allowed[last - 5]
+            row4 = allowed[last - 4]
+            row5 = allowed[last - 3]
+            row6 = allowed[last - 2]
+            row7 = allowed[last - 1]
+            row8 = allowed[last]
+            m0 = marks[last - 8]
+            m1 = marks[last - 7]
+            m2 = marks[last - 6]
+            m3 = marks[last - 5]
+            m4 = marks[last - 4]
+            m5 = marks[last - 3]
+            m6 = marks[last - 2]
             t = ties[depth]
-            fh = free
-            while fh != _ZERO:
-                bh = fh & (~fh + _ONE)
-                fh ^= bh
-                th = t | (bh & mh)
-                ch = c | bh
-                dh = (d | bh) << _ONE
-                ah = (a | bh) >> _ONE
-                fg = _live(rowg & ~(ch | dh | ah), row0 & ~(ch | (dh << _ONE) | (ah >> _ONE)))
-                while fg != _ZERO:
-                    bg = fg & (~fg + _ONE)
-                    fg ^= bg
-                    tg = th | (bg & mg)
-                    cg = ch | bg
-                    dg = (dh | bg) << _ONE
-                    ag = (ah | bg) >> _ONE
-                    f0 = _live(row0 & ~(cg | dg | ag), row1 & ~(cg | (dg << _ONE) | (ag >> _ONE)))
-                    while f0 != _ZERO:
-                        b0 = f0 & (~f0 + _ONE)
-                        f0 ^= b0
-                        t0 = tg | (b0 & m0)
-                        c0 = cg | b0
-                        d0 = (dg | b0) << _ONE
-                        a0 = (ag | b0) >> _ONE
-                        f1 = _live(
-                            row1 & ~(c0 | d0 | a0), row2 & ~(c0 | (d0 << _ONE) | (a0 >> _ONE))
+            f0 = free
+            while f0 != _ZERO:
+                b0 = f0 & (~f0 + _ONE)
+                f0 ^= b0
+                t0 = t | (b0 & m0)
+                c0 = c | b0
+                d0 = (d | b0) << _ONE
+                a0 = (a | b0) >> _ONE
+                f1 = _live(row1 & ~(c0 | d0 | a0), row2 & ~(c0 | (d0 << _ONE) | (a0 >> _ONE)))
+                while f1 != _ZERO:
+                    b1 = f1 & (~f1 + _ONE)
+                    f1 ^= b1
+                    t1 = t0 | (b1 & m1)
+                    c1 = c0 | b1
+                    d1 = (d0 | b1) << _ONE
+                    a1 = (a0 | b1) >> _ONE
+                    f2 = _live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
+                    while f2 != _ZERO:
+                        b2 = f2 & (~f2 + _ONE)
+                        f2 ^= b2
+                        t2 = t1 | (b2 & m2)
+                        c2 = c1 | b2
+                        d2 = (d1 | b2) << _ONE
+                        a2 = (a1 | b2) >> _ONE
+                        f3 = _live(
+                            row3 & ~(c2 | d2 | a2), row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE))
                         )
-                        while f1 != _ZERO:
-                            b1 = f1 & (~f1 + _ONE)
-                            f1 ^= b1
-                            t1 = t0 | (b1 & m1)
-                            c1 = c0 | b1
-                            d1 = (d0 | b1) << _ONE
-                            a1 = (a0 | b1) >> _ONE
-                            f2 = _live(
-                                row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE))
+                        while f3 != _ZERO:
+                            b3 = f3 & (~f3 + _ONE)
+                            f3 ^= b3
+                            t3 = t2 | (b3 & m3)
+                            c3 = c2 | b3
+                            d3 = (d2 | b3) << _ONE
+                            a3 = (a2 | b3) >> _ONE
+                            f4 = _live(
+                                row4 & ~(c3 | d3 | a3), row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE))
                             )
-                            while f2 != _ZERO:
-                                b2 = f2 & (~f2 + _ONE)
-                                f2 ^= b2
-                                t2 = t1 | (b2 & m2)
-                                c2 = c1 | b2
-                                d2 = (d1 | b2) << _ONE
-                                a2 = (a1 | b2) >> _ONE
-                                f3 = _live(
-                                    row3 & ~(c2 | d2 | a2),
-                                    row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE)),
+                            while f4 != _ZERO:
+                                b4 = f4 & (~f4 + _ONE)
+                                f4 ^= b4
+                                t4 = t3 | (b4 & m4)
+                                c4 = c3 | b4
+                                d4 = (d3 | b4) << _ONE
+                                a4 = (a3 | b4) >> _ONE
+                                f5 = _live(
+                                    row5 & ~(c4 | d4 | a4),
+                                    row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
                                 )
-                                while f3 != _ZERO:
-                                    b3 = f3 & (~f3 + _ONE)
-                                    f3 ^= b3
-                                    t3 = t2 | (b3 & m3)
-                                    c3 = c2 | b3
-                                    d3 = (d2 | b3) << _ONE
-                                    a3 = (a2 | b3) >> _ONE
-                                    f4 = _live(
-                                        row4 & ~(c3 | d3 | a3),
-                                        row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE)),
+                                while f5 != _ZERO:
+                                    b5 = f5 & (~f5 + _ONE)
+                                    f5 ^= b5
+                                    t5 = t4 | (b5 & m5)
+                                    c5 = c4 | b5
+                                    d5 = (d4 | b5) << _ONE
+                                    a5 = (a4 | b5) >> _ONE
+                                    f6 = _live(
+                                        row6 & ~(c5 | d5 | a5),
+                                        row7 & ~(c5 | (d5 << _ONE) | (a5 >> _ONE)),
                                     )
-                                    while f4 != _ZERO:
-                                        b4 = f4 & (~f4 + _ONE)
-                                        f4 ^= b4
-                                        c4 = c3 | b4
+                                    while f6 != _ZERO:
+                                        b6 = f6 & (~f6 + _ONE)
+                                        f6 ^= b6
+                                        c6 = c5 | b6
+                                        d6 = (d5 | b6) << _ONE
+                                        a6 = (a5 | b6) >> _ONE
                                         # every queen left in row n - 2 completes one solution
-                                        d4 = (d3 | b4) << _ONE
-                                        a4 = (a3 | b4) >> _ONE
-                                        f5 = _live(
-                                            row5 & ~(c4 | d4 | a4),
-                                            row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
+                                        f7 = _live(
+                                            row7 & ~(c6 | d6 | a6),
+                                            row8 & ~(c6 | (d6 << _ONE) | (a6 >> _ONE)),
                                         )
                                         # the last queen takes the other free column
-                                        rest = full & ~c4
+                                        rest = full & ~c6
                                         low = rest & (~rest + _ONE)
                                         high = rest ^ low
                                         ending = (
                                             low & (_ZERO - np.uint64((bottom & high) != _ZERO))
                                         ) | (high & (_ZERO - np.uint64((bottom & low) != _ZERO)))
-                                        tied = np.int64(_popcount(f5 & ending))
-                                        edge_ties = np.int64(_popcount(t3 | (b4 & m4)))
-                                        twelfths += (np.int64(_popcount(f5)) - tied) * _share(
+                                        tied = np.int64(_popcount(f7 & ending))
+                                        edge_ties = np.int64(_popcount(t5 | (b6 & m6)))
+                                        twelfths += (np.int64(_popcount(f7)) - tied) * _share(
                                             edge_ties
                                         )
                                         twelfths += tied * _share(edge_ties + 1)
