@@ -31,9 +31,9 @@ solutions are densest, rather than those of the columns next to the corners
 choice): about a quarter less search at n = 16, the same DFS on both.
 
 The search is that of :func:`cpqueens.native.count_placements` (explicit
-stack, the last rows unrolled, here nine) with a look-ahead: a row's queen is
-skipped when it would leave the row below it no free cell, which removes a
-third of the nodes, all dead ends.
+stack, the last rows unrolled, here nine) with a look-ahead in the last seven
+rows: a row's queen is skipped when it would leave the row below it no free
+cell, which removes a third of the nodes, all dead ends.
 
 The search state is machine integers: ``n`` may be at most 31. The pieces are
 listed, shared among processes and summed by :mod:`cpqueens.class_count`;
@@ -102,8 +102,9 @@ def _weighed_leaves(allowed, marks, bottom):
         if depth == unrolled:
             # The last nine rows, unrolled: level j places row last - 8 + j (choices
             # fj, queen bj, tying cells so far tj, then columns cj and diagonals dj,
-            # aj for the row below). Each row's choices skip the queens that leave
-            # the row below no free cell, so the last row needs no loop.
+            # aj for the row below). From level 2 on, where dead ends abound, a
+            # row's choices skip the queens that leave the row below no free cell,
+            # so the last row needs no loop.
             row1 = allowed[last - 7]
             row2 = allowed[last - 6]
             row3 = allowed[last - 5]
@@ -128,7 +129,7 @@ def _weighed_leaves(allowed, marks, bottom):
                 c0 = c | b0
                 d0 = (d | b0) << _ONE
                 a0 = (a | b0) >> _ONE
-                f1 = _live(row1 & ~(c0 | d0 | a0), row2 & ~(c0 | (d0 << _ONE) | (a0 >> _ONE)))
+                f1 = row1 & ~(c0 | d0 | a0)  # few dead ends this high: no look-ahead
                 while f1 != _ZERO:
                     b1 = f1 & (~f1 + _ONE)
                     f1 ^= b1
@@ -213,8 +214,6 @@ def _weighed_leaves(allowed, marks, bottom):
                 nd = (d | bit) << _ONE
                 na = (a | bit) >> _ONE
                 nxt = allowed[depth + 1] & ~(nc | nd | na)
-                if depth + 2 <= last:
-                    nxt = _live(nxt, allowed[depth + 2] & ~(nc | (nd << _ONE) | (na >> _ONE)))
                 if depth + 1 == last:
                     if nxt != _ZERO:
                         tie = np.int64(_popcount(nt)) + np.int64((nxt & bottom) != _ZERO)
