@@ -17,9 +17,9 @@ queen is at that largest distance ("max edge" representatives):
   stabiliser), so each leaf found weighs ``8 / 2k`` and every class, whatever
   its stabiliser, adds up to its size: ``total = sum(4 / k)``, twice that
   over the search's half (row 0's queen, or on odd boards row 1's when row
-  0's is in the middle, in the left half). The search sorts its leaves by which
-  other edges tie (the queens of column 0 and n - 1 in rows ``D`` and
-  ``n - 1 - D``, the last row's queen in column ``D`` or ``n - 1 - D``).
+  0's is in the middle, in the left half). The search weighs each leaf by the
+  other edges tying with row 0 (the queens of column 0 and n - 1 in rows
+  ``D`` and ``n - 1 - D``, the last row's queen in column ``D`` or ``n - 1 - D``).
 - Class sizes by Burnside: no reflection fixes a solution, so
   ``two = fix90 / 2``, ``four = (fix180 - fix90) / 4`` and
   ``eight = (total - fix180) / 8``, where fix180 / fix90 count the solutions
