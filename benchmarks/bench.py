@@ -65,11 +65,16 @@ class Row:
     runs: dict[str, list[float]] = field(default_factory=dict)
 
 
-def timed_python(code: str) -> tuple[float, str]:
-    """Run ``code`` in a fresh interpreter; it prints 'seconds result'. Return both."""
-    out = subprocess.run(
+def python_output(code: str) -> list[str]:
+    """Run ``code`` in a fresh interpreter; return the words it printed."""
+    return subprocess.run(
         [PYTHON, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
+
+
+def timed_python(code: str) -> tuple[float, str]:
+    """Run ``code`` in a fresh interpreter; it prints 'seconds result'. Return both."""
+    out = python_output(code)
     return float(out[0]), out[1]
 
 
@@ -232,9 +237,7 @@ def bench_symmetry(repeats: int, build: Path) -> Row:
     first_calls: dict[str, list[float]] = {name: [] for name in snippets}
 
     def run(name: str) -> tuple[float, str]:
-        out = subprocess.run(
-            [PYTHON, "-c", snippets[name]], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.split()
+        out = python_output(snippets[name])
         first_calls[name].append(float(out[2]))
         return float(out[0]), out[1]
 

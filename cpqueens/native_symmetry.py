@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cpqueens.native import _leading_zeros, _popcount
+from cpqueens.native import _leading_zeros, _lowest_index, _popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -257,9 +257,7 @@ def _turn_fixed(n):
     full = (1 << n) - 1
     half = n // 2
     columns = np.zeros(n, np.int64)
-    stack = np.zeros((half + 1, 4), np.int64)  # free, cols, diag, anti per row pair
-    ups = np.zeros(half + 1, np.int64)
-    downs = np.zeros(half + 1, np.int64)
+    stack = np.zeros((half + 1, 6), np.int64)  # free, cols, diag, anti, up, down per row pair
     start = 1 << half if n % 2 else 0
     fixed180 = 0
     fixed90 = 0
@@ -273,9 +271,7 @@ def _turn_fixed(n):
             continue
         bit = free & -free
         stack[depth, 0] = free ^ bit
-        col = 0
-        while (1 << col) != bit:
-            col += 1
+        col = np.int64(_lowest_index(np.uint64(bit)))
         columns[depth] = col
         if depth + 1 == half:
             fixed180 += 1
@@ -296,15 +292,15 @@ def _turn_fixed(n):
         cols = stack[depth, 1] | bit | (1 << mirror)
         diag = (stack[depth, 2] | bit) << 1
         anti = (stack[depth, 3] | bit) >> 1
-        up = (ups[depth] >> 1) | (1 << (mirror + span))
-        down = (downs[depth] << 1) | (1 << (mirror - span + n))
+        up = (stack[depth, 4] >> 1) | (1 << (mirror + span))
+        down = (stack[depth, 5] << 1) | (1 << (mirror - span + n))
         row = depth + 1
         depth = row
         stack[row, 1] = cols
         stack[row, 2] = diag
         stack[row, 3] = anti
-        ups[row] = up
-        downs[row] = down
+        stack[row, 4] = up
+        stack[row, 5] = down
         own = (1 << row) | (1 << (n - 1 - row))
         stack[row, 0] = full & ~(cols | diag | anti | up | (down >> n) | own)
     return fixed180, fixed90
