@@ -14,12 +14,14 @@ reads ``submit``'s keyword arguments as its own options).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
-from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
+import queue
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from concurrent.futures import CancelledError, Executor, Future
 from typing import Any, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 def run(
@@ -41,35 +43,50 @@ def run(
     >>> sorted(found.items())
     [('a', 8), ('b', 9)]
     """
-    futures: dict[Future[R], K] = {}
-    pending: set[Future[R]] = set()
+    # Finished futures come through a queue their done callbacks feed: waiting on it is
+    # safe to interrupt. concurrent.futures.wait is not: it takes every pending future's
+    # lock in a Python loop, and Ctrl-C landing there kept some, on which the thread
+    # finishing the futures (Dask's event loop) then hung.
+    finished: queue.SimpleQueue[Future[R]] = queue.SimpleQueue()
+    keys: dict[Future[R], K] = {}
     try:
         for key, args in tasks.items():
             future = executor.submit(fn, *args)
-            futures[future] = key
-            pending.add(future)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            keys[future] = key
+            future.add_done_callback(finished.put)
+        for batch in _batches(finished, len(keys)):
             results: dict[K, R] = {}
             error: BaseException | None = None
-            for future in finished:
+            for future in batch:
                 if future.cancelled():
-                    error = error or CancelledError(f"task {futures[future]!r} was cancelled")
+                    error = error or CancelledError(f"task {keys[future]!r} was cancelled")
                 elif future.exception() is not None:
                     error = error or future.exception()
                 else:
-                    results[futures[future]] = future.result()
+                    results[keys[future]] = future.result()
             if results:
                 record(results)
             if error is not None:
                 raise error
     finally:
-        for future in pending:
-            future.cancel()
+        for future in keys:
+            future.cancel()  # a no-op for the finished ones
         # A raised exception keeps this frame alive: drop the futures, so that a Dask
         # scheduler may forget their tasks.
-        futures.clear()
-        pending.clear()
+        keys.clear()
+
+
+def _batches(finished: queue.SimpleQueue[T], count: int) -> Iterator[list[T]]:
+    """The ``count`` items of ``finished`` as they arrive, in batches of those found together."""
+    while count:
+        batch = [finished.get()]
+        while True:
+            try:
+                batch.append(finished.get_nowait())
+            except queue.Empty:
+                break
+        count -= len(batch)
+        yield batch
 
 
 def run_serially(

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import _thread
+import queue
+import random
 import threading
-from concurrent.futures import Executor, ThreadPoolExecutor
+import time
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import pytest
 
@@ -51,6 +55,59 @@ def test_a_failing_task_cancels_the_rest():
     # One thread: task 0 failed, task 1 may have started, the queued rest were cancelled.
     assert sum(f.cancelled() for f in executor.futures) >= 4
     assert recorded == {} or set(recorded) == {1}
+
+
+class Daemon(Executor):
+    """A one-thread executor whose thread never keeps the interpreter from exiting."""
+
+    def __init__(self):
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.futures = []
+        threading.Thread(target=self.work, daemon=True).start()
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = Future()
+        self.futures.append(future)
+        self.queue.put((future, fn, args))
+        return future
+
+    def work(self):
+        while True:
+            future, fn, args = self.queue.get()
+            if future.set_running_or_notify_cancel():
+                future.set_result(fn(*args))
+
+
+def look_at_each(futures):
+    """Ask each future whether it is done (which takes its lock)."""
+    for future in futures:
+        future.done()
+
+
+def test_ctrl_c_at_any_moment_leaves_every_future_free():
+    # Ctrl-C may land anywhere in the waiting loop. concurrent.futures.wait takes the locks
+    # of all pending futures one by one in Python code: interrupted there (two trials
+    # in three here), it kept some, and the thread finishing the futures (Dask's event
+    # loop) hung on them (CI, stop 8).
+    rng = random.Random(5)
+    for _ in range(8):
+        executor = Daemon()
+        timers = []
+
+        def record(_, timers=timers):  # once all the tasks are submitted, Ctrl-C soon
+            if not timers:
+                timers.append(threading.Timer(rng.uniform(0, 0.02), _thread.interrupt_main))
+                timers[0].start()
+
+        with pytest.raises(KeyboardInterrupt):
+            run(executor, time.sleep, {i: (0.0001,) for i in range(10000)}, record)
+        timers[0].join()
+        futures = executor.futures
+        looking = threading.Thread(target=look_at_each, args=(futures,), daemon=True)
+        looking.start()
+        looking.join(5)
+        assert not looking.is_alive(), "a future's lock is still held after Ctrl-C"
+        assert futures[-1].cancelled()  # the pending rest was cancelled
 
 
 def test_any_executor_counts_exactly():
