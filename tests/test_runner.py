@@ -15,20 +15,35 @@ import cpqueens
 from cpqueens.runner import run
 
 
-class Keeping(Executor):
-    """A one-thread pool that keeps the futures it hands out."""
+class OneThread(Executor):
+    """A one-thread executor that keeps the futures it hands out.
+
+    Its thread is a daemon: a task stuck on a future's lock fails the test
+    instead of keeping the interpreter from exiting.
+    """
 
     def __init__(self):
-        self.inner = ThreadPoolExecutor(1)
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.futures = []
+        threading.Thread(target=self.work, daemon=True).start()
 
     def submit(self, fn, /, *args, **kwargs):
-        future = self.inner.submit(fn, *args)
+        future = Future()
         self.futures.append(future)
+        self.queue.put((future, fn, args))
         return future
 
-    def shutdown(self, wait=True, *, cancel_futures=False):
-        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+    def work(self):
+        while True:
+            future, fn, args = self.queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args)
+            except BaseException as error:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
 
 
 def test_results_come_back_by_key():
@@ -48,34 +63,13 @@ def test_a_failing_task_cancels_the_rest():
         return i
 
     recorded = {}
-    with Keeping() as executor:
+    with OneThread() as executor:
         with pytest.raises(ArithmeticError, match=r"^task 0 failed$"):
             run(executor, task, {i: (i,) for i in range(6)}, recorded.update)
         gate.set()
     # One thread: task 0 failed, task 1 may have started, the queued rest were cancelled.
     assert sum(f.cancelled() for f in executor.futures) >= 4
     assert recorded == {} or set(recorded) == {1}
-
-
-class Daemon(Executor):
-    """A one-thread executor whose thread never keeps the interpreter from exiting."""
-
-    def __init__(self):
-        self.queue: queue.SimpleQueue = queue.SimpleQueue()
-        self.futures = []
-        threading.Thread(target=self.work, daemon=True).start()
-
-    def submit(self, fn, /, *args, **kwargs):
-        future = Future()
-        self.futures.append(future)
-        self.queue.put((future, fn, args))
-        return future
-
-    def work(self):
-        while True:
-            future, fn, args = self.queue.get()
-            if future.set_running_or_notify_cancel():
-                future.set_result(fn(*args))
 
 
 def look_at_each(futures):
@@ -91,7 +85,7 @@ def test_ctrl_c_at_any_moment_leaves_every_future_free():
     # loop) hung on them (CI, stop 8).
     rng = random.Random(5)
     for _ in range(8):
-        executor = Daemon()
+        executor = OneThread()
         timers = []
 
         def record(_, timers=timers):  # once all the tasks are submitted, Ctrl-C soon
