@@ -7,10 +7,12 @@ malformed command line, 1 for a problem the library or a board file rejects.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from importlib import metadata
 from itertools import chain
 from typing import Any, NoReturn
@@ -215,8 +217,14 @@ def run_count(args: argparse.Namespace) -> int:
     return 0
 
 
-def dask_client(address: str) -> Any:
-    """A Dask ``distributed.Client`` connected to the scheduler at ``address``."""
+@contextmanager
+def dask_client(address: str) -> Iterator[Any]:
+    """A Dask ``distributed.Client`` connected to the scheduler at ``address``, closed on leaving.
+
+    Left by an error or Ctrl-C, it closes with logging off: results still in
+    transit die with the connection, and Dask would log each loss on stderr
+    besides the one line this command prints.
+    """
     try:
         from distributed import Client
     except ImportError:
@@ -224,9 +232,19 @@ def dask_client(address: str) -> Any:
             "--scheduler needs dask.distributed: pip install 'cpqueens[distributed]'"
         ) from None
     try:
-        return Client(address, timeout=SCHEDULER_TIMEOUT)
+        client = Client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise UsageError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+    try:
+        yield client
+    except BaseException:
+        logging.disable(logging.CRITICAL)
+        try:
+            client.close()
+        finally:
+            logging.disable(logging.NOTSET)
+        raise
+    client.close()
 
 
 def run_solve(args: argparse.Namespace) -> int:
