@@ -221,9 +221,10 @@ def run_count(args: argparse.Namespace) -> int:
 def dask_client(address: str) -> Iterator[Any]:
     """A Dask ``distributed.Client`` connected to the scheduler at ``address``, closed on leaving.
 
-    Left by an error or Ctrl-C, it closes with logging off: results still in
-    transit die with the connection, and Dask would log each loss on stderr
-    besides the one line this command prints.
+    Left by an error or Ctrl-C, it turns logging off for the rest of the
+    command before closing: results still in transit die with the connection,
+    and Dask's event loop thread would log each loss on stderr (during the
+    close or just after it) besides the one line this command prints.
     """
     try:
         from distributed import Client
@@ -239,10 +240,7 @@ def dask_client(address: str) -> Iterator[Any]:
         yield client
     except BaseException:
         logging.disable(logging.CRITICAL)
-        try:
-            client.close()
-        finally:
-            logging.disable(logging.NOTSET)
+        client.close()
         raise
     client.close()
 
