@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from cpqueens import drawing
 from cpqueens.constraints import Cell
@@ -172,7 +173,7 @@ class Board:
         mask = self.blocked_masks[row]
         return tuple(c for c in range(self.n) if not mask >> c & 1)
 
-    def draw(self, style: str = "board", *, size: int | None = None) -> str:
+    def draw(self, style: Literal["board", "svg"] = "board", *, size: int | None = None) -> str:
         """The empty board as text ('board': '.' free, '#' blocked) or SVG ('svg').
 
         ``size`` is the SVG's width in pixels.

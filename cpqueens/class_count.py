@@ -9,6 +9,7 @@ with workers, the pool's processes start while nothing heavy is loaded here.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 #: The largest board the 64-bit kernels can hold.
 MAX_N = 31
@@ -76,6 +77,15 @@ def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
 
         with local_pool(workers) as pool:
             results = list(pool.map(count_piece, [n] * len(todo), todo))
+    return combine(n, results)
+
+
+def combine(n: int, results: Iterable[tuple[int, int, int]]) -> tuple[int, int, int]:
+    """The classes by size (of 2, of 4, of 8) from the counts of every piece of ``pieces(n)``.
+
+    Raises ArithmeticError if they do not fit together (a piece missing or counted twice).
+    """
+    results = list(results)
     twelfths, fixed180, fixed90 = (sum(r[i] for r in results) for i in range(3))
     # twelfths sums 12 / k over the leaves, the total 4 / k (native_symmetry's docstring)
     if twelfths % 3 or (twelfths // 3 - fixed180) % 8 or (fixed180 - fixed90) % 4 or fixed90 % 2:

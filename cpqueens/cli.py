@@ -7,8 +7,10 @@ malformed command line, 1 for a problem the library or a board file rejects.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -18,15 +20,18 @@ from itertools import chain
 from typing import Any, NoReturn
 
 import cpqueens
-from cpqueens.backends import distribution, is_installed, known
+from cpqueens.backends import CHOICES, distribution, is_installed, known
 from cpqueens.board import Board
 from cpqueens.errors import CountInterrupted, CpqueensError
 from cpqueens.model import DEFAULT_BACKEND, Model
+from cpqueens.planner import PREFERENCE
 
 EXAMPLES = """\
 examples:
-  cpqueens count 8                          92 (CP-SAT, the default backend)
-  cpqueens count 12 --backend bitmask --time
+  cpqueens count 8                          92 (backend auto: the fastest exact engine)
+  cpqueens count 12 --backend cpsat --time  the time and the engine on stderr
+  cpqueens count 8 --json                   {"count": 92, "n": 8, "backend": "bitmask", ...}
+  cpqueens count 17 --time-limit 60         an error, not a number, if it runs past 60 s
   cpqueens count 8 --colours 2              2n queens: 3252
   cpqueens count 16 --checkpoint q16.json   Ctrl-C or a crash, then the same command resumes
   cpqueens count 18 --scheduler tcp://HOST:8786   on a Dask cluster
@@ -46,7 +51,8 @@ may stand) or of '*' and '.' ('.' = blocked), with or without spaces between
 cells. N may then be omitted; if given it must match the grid.
 
 Exit codes: 0 done; 1 a problem, board file or backend the library rejects,
-or no solution to print; 2 a malformed command line.
+a time limit reached, or no solution to print; 2 a malformed command line;
+130 Ctrl-C and 143 SIGTERM (finished subproblems stay in the checkpoint).
 """
 
 
@@ -99,7 +105,7 @@ def add_problem_options(parser: argparse.ArgumentParser) -> None:
         "--backend",
         metavar="B",
         default=DEFAULT_BACKEND,
-        help=f"solver: {', '.join(known())} (default {DEFAULT_BACKEND})",
+        help=f"solver: {', '.join(CHOICES)} (default {DEFAULT_BACKEND}: the fastest that fits)",
     )
     parser.add_argument(
         "--unique",
@@ -139,6 +145,17 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument(
         "--quiet", action="store_true", help="no progress bar (shown on a terminal after 1 s)"
     )
+    count.add_argument(
+        "--time-limit",
+        metavar="S",
+        type=float,
+        help="give up after S seconds: an error, never a partial count",
+    )
+    count.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON object: count, n, colours, unique, backend, seconds, ...",
+    )
     count.set_defaults(run=run_count)
 
     solve = commands.add_parser("solve", help="print solutions in lexicographic order", **shared)
@@ -148,9 +165,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--format",
-        choices=("board", "columns", "svg"),
+        choices=("board", "columns", "svg", "json"),
         default="board",
-        help="rows of Q and . (default), 1-based columns, or an SVG picture",
+        help="rows of Q and . (default), 1-based columns, an SVG picture, or a JSON list "
+        "of solutions (each a list of 0-based column lists, one per colour)",
     )
     solve.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     solve.set_defaults(run=run_solve)
@@ -190,30 +208,47 @@ def build_model(args: argparse.Namespace) -> Model:
     return cpqueens.model(board, colours=args.colours, placed=args.placed)
 
 
-def report_time(args: argparse.Namespace, start: float) -> None:
-    """Print the seconds since ``start`` on stderr if --time was given."""
+def report_time(args: argparse.Namespace, start: float, engine: str) -> None:
+    """Print the seconds since ``start`` and the engine that answered on stderr if --time."""
     if args.time:
-        print(f"time: {time.perf_counter() - start:.3f} s", file=sys.stderr)
+        print(f"time: {time.perf_counter() - start:.3f} s (backend {engine})", file=sys.stderr)
 
 
 def run_count(args: argparse.Namespace) -> int:
     """``cpqueens count``: the exact number of solutions."""
     model = build_model(args)
+    engine = model.engine(args.backend)
     options = {
         "unique": args.unique,
-        "progress": False if args.quiet else None,
+        "progress": False if args.quiet or args.json else None,
         "checkpoint": args.checkpoint,
+        "time_limit": args.time_limit,
     }
     start = time.perf_counter()
     if args.scheduler is None:
-        total = model.count(args.backend, workers=args.workers, **options)
+        total = model.count(engine, workers=args.workers, **options)
     else:
         if args.workers is not None:
             raise UsageError("--workers and --scheduler exclude each other")
         with dask_client(args.scheduler) as client:
-            total = model.count(args.backend, executor=client.get_executor(), **options)
-    print(total)
-    report_time(args, start)
+            total = model.count(engine, executor=client.get_executor(), **options)
+    seconds = time.perf_counter() - start
+    if args.json:
+        report = {
+            "count": total,
+            "unique": args.unique,
+            "n": model.n,
+            "colours": model.colours,
+            "blocked": [list(cell) for cell in model.board.blocked],
+            "placed": [list(cell) for cell in model.placed],
+            "backend": engine,
+            "requested_backend": args.backend,
+            "seconds": round(seconds, 6),
+        }
+        print(json.dumps(report))
+    else:
+        print(total)
+    report_time(args, start, engine)
     return 0
 
 
@@ -253,11 +288,15 @@ def run_solve(args: argparse.Namespace) -> int:
             raise UsageError(f"--format svg draws one solution: expected --limit 1, got {limit}")
         limit = 1
     model = build_model(args)
-    solutions = model.solutions(args.backend, limit=limit, unique=args.unique)
+    engine = model.engine(args.backend)
+    solutions = model.solutions(engine, limit=limit, unique=args.unique)
     start = time.perf_counter()
     first = next(solutions, None)  # bad input fails here, before --out is created
     if first is None:
-        report_time(args, start)
+        report_time(args, start, engine)
+        if args.format == "json":
+            print("[]")
+            return 0
         if limit == 0:
             return 0
         print("cpqueens: no solution", file=sys.stderr)
@@ -267,14 +306,26 @@ def run_solve(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
     try:
-        # Boards as the seeds print them: a blank line after each.
-        end = "\n\n" if args.format == "board" else "\n"
-        for solution in chain((first,), solutions):
-            out.write(solution.draw(args.format) + end)
+        if args.format == "json":  # one JSON list, written as the solutions come
+            out.write("[")
+            for i, solution in enumerate(chain((first,), solutions)):
+                out.write((",\n " if i else "") + solution.draw("json"))
+            out.write("]\n")
+        else:
+            # Boards as the seeds print them: a blank line after each.
+            end = "\n\n" if args.format == "board" else "\n"
+            for solution in chain((first,), solutions):
+                out.write(solution.draw(args.format) + end)
+        out.flush()
+    except OSError as error:
+        if isinstance(error, BrokenPipeError) or out is sys.stdout:
+            raise
+        raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
     finally:
+        solutions.close()
         if out is not sys.stdout:
             out.close()
-    report_time(args, start)
+    report_time(args, start, engine)
     return 0
 
 
@@ -286,8 +337,8 @@ def run_backends(args: argparse.Namespace) -> int:
             status = f"missing    pip install {dist}"
         else:
             status = f"installed  {dist} {version(dist)}"
-        default = "  (default)" if name == DEFAULT_BACKEND else ""
-        print(f"{name:<18} {status}{default}")
+        order = PREFERENCE.index(name) + 1 if name in PREFERENCE else "-"
+        print(f"{name:<18} {status}  (auto's choice {order})")
     return 0
 
 
@@ -301,20 +352,57 @@ def version(dist: str) -> str:
         return "(version unknown)"
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be so that a count stops and saves the same way."""
+
+
+def _terminate(signum: int, frame: object) -> NoReturn:
+    raise Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     args = build_parser().parse_args(argv)
+    if threading_main():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
-        return args.run(args)
-    except BrokenPipeError:  # the reader went away (| head): stop quietly
-        sys.stdout = open(os.devnull, "w")
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
+        _silence_stdout()
+        return 128 + signal.SIGPIPE
+    except OSError as error:  # stdout cannot be written (a full disk, /dev/full)
+        _silence_stdout()
+        print(f"cpqueens: error: cannot write the output: {error.strerror}", file=sys.stderr)
         return 1
     except (UsageError, ValueError, TypeError, CpqueensError) as error:
         print(f"cpqueens: error: {error}", file=sys.stderr)
         return 1
     except CountInterrupted as stop:
         print(f"cpqueens: {stop}", file=sys.stderr)
-        return 130
+        return 128 + (signal.SIGTERM if isinstance(stop.__cause__, Terminated) else signal.SIGINT)
+    except Terminated:
+        print("cpqueens: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("cpqueens: interrupted", file=sys.stderr)
-        return 130
+        return 128 + signal.SIGINT
+
+
+def threading_main() -> bool:
+    """Whether this is the main thread (the only one that may set signal handlers)."""
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        sys.stdout = open(os.devnull, "w")
+    finally:
+        os.close(devnull)

@@ -1,31 +1,36 @@
-"""Counting a model: split it into subproblems and count them on an executor, resumably.
+"""Counting a model exactly: in pieces, on this process, a local pool or any executor.
 
-The unit of work is a subproblem of ``split.subproblems`` (symmetry-aware, so
-no solution is counted twice). Where they run is the caller's choice: in this
-process, on a local process pool (``workers=``) or on any
-``concurrent.futures.Executor`` (``executor=``), such as a Dask cluster's
-``Client(address).get_executor()``. The split depth grows with the number of
-workers so that each one gets many small subproblems and the load balances.
+The unit of work is either a piece of the symmetry kernels (a free one-colour
+board on the bitmask backend: ``class_count.pieces``) or a subproblem of
+``symmetry.subproblems`` (symmetry-aware, so no solution is counted twice).
+Where they run is the planner's choice or the caller's: in this process, on
+a local process pool (``workers=``) or on any ``concurrent.futures.Executor``
+(``executor=``), such as a Dask cluster's ``Client(address).get_executor()``.
+The split depth grows with the number of workers so that each one gets many
+small subproblems and the load balances. Either way the pieces report
+progress, Ctrl-C stops them (``CountInterrupted``) and a time limit ends them
+(``IncompleteSearchError``): no partial count is ever returned.
 """
 
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
+from typing import Any
 
+from cpqueens import class_count
 from cpqueens.backends import get as get_backend
 from cpqueens.checkpoint import Checkpoint
-from cpqueens.errors import CountInterrupted
+from cpqueens.errors import CountInterrupted, IncompleteSearchError
 from cpqueens.model import Model
+from cpqueens.planner import AUTO, processes, resolve, uses_class_kernels
 from cpqueens.pool import local_pool
 from cpqueens.progress import Progress, ProgressOption, check_progress
 from cpqueens.runner import run, run_serially
 from cpqueens.split import Subproblem
-from cpqueens.symmetry import native_total, subproblems
-
-# Below this many free rows a search is over before a process pool has started
-# (a backend may say otherwise with its own PARALLEL_MIN_FREE_ROWS).
-PARALLEL_MIN_FREE_ROWS = 13
+from cpqueens.symmetry import group, leader, subproblems
 
 #: The split aims at this many subproblems per worker, so that no worker idles at the end.
 SUBPROBLEMS_PER_WORKER = 16
@@ -47,13 +52,22 @@ def check_executor(executor: object) -> Executor | None:
     raise TypeError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
 
 
-def default_workers(model: Model, backend: str | None = None) -> int:
-    """Every core for a search big enough (for ``backend``) to pay for a process pool, else 1."""
-    free_rows = model.n - len(model.placed)
-    least = PARALLEL_MIN_FREE_ROWS
-    if backend is not None:
-        least = getattr(get_backend(backend), "PARALLEL_MIN_FREE_ROWS", least)
-    return (os.cpu_count() or 1) if free_rows >= least else 1
+def check_time_limit(time_limit: object) -> float | None:
+    """Return ``time_limit`` (seconds) if it is None or a positive number, else raise."""
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+        raise TypeError(f"time_limit must be None or a number of seconds > 0, got {time_limit!r}")
+    if not 0 < time_limit < float("inf"):
+        raise ValueError(f"time_limit must be None or a number of seconds > 0, got {time_limit!r}")
+    return float(time_limit)
+
+
+def check_flag(value: object, name: str) -> bool:
+    """Return ``value`` if it is a bool, else raise a TypeError naming the option."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return value
 
 
 def executor_workers(executor: Executor) -> int:
@@ -103,18 +117,6 @@ def split_for(model: Model, workers: int, backend: str) -> tuple[int, tuple[Subp
     return depth, parts
 
 
-def splits(
-    executor: Executor | None = None,
-    progress: ProgressOption = None,
-    checkpoint: object | None = None,
-) -> bool:
-    """Whether a count must run as subproblems: on an executor, reporting them, or resumable.
-
-    Otherwise a free board may go to the symmetry kernels, which count it in one go.
-    """
-    return executor is not None or checkpoint is not None or progress not in (None, False)
-
-
 def count_subproblem(backend: str, subproblem: Subproblem) -> int:
     """One subproblem's weighted count (a top-level function, so a process pool can run it)."""
     return subproblem.weight * get_backend(backend).count(subproblem.model)
@@ -122,63 +124,153 @@ def count_subproblem(backend: str, subproblem: Subproblem) -> int:
 
 def count(
     model: Model,
-    backend: str,
+    backend: str = AUTO,
     *,
+    unique: bool = False,
     workers: int | None = None,
     executor: Executor | None = None,
     progress: ProgressOption = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    time_limit: float | None = None,
 ) -> int:
-    """The exact number of solutions of ``model``, split and counted by ``backend``.
+    """The exact number of solutions of ``model`` (with ``unique``, of classes), by ``backend``.
 
     See ``Model.count`` for the options. Ctrl-C cancels the pending work, stops
     the local pool's workers and raises ``CountInterrupted``, with every
-    finished subproblem saved in the checkpoint if there is one.
+    finished subproblem saved in the checkpoint if there is one; a time limit
+    does the same and raises ``IncompleteSearchError``.
     """
-    get_backend(backend)  # an unknown or missing backend fails here, not in a worker
+    engine = resolve(model, backend)
+    unique = check_flag(unique, "unique")
     workers = check_workers(workers)
     executor = check_executor(executor)
     check_progress(progress)
+    limit = check_time_limit(time_limit)
     if executor is not None and workers is not None:
         raise ValueError(
             f"pass workers or executor, not both: got workers={workers!r} and {executor!r}"
         )
-    if not splits(executor, progress, checkpoint):
-        total = native_total(model, backend, workers)  # free board: numba symmetry kernels
-        if total is not None:
-            return total
-    if executor is None:
-        workers = workers or default_workers(model, backend)
-    journal = None if checkpoint is None else Checkpoint(checkpoint, model, backend)
+    job = _Job(progress, limit, checkpoint)
+    if executor is None and checkpoint is None and uses_class_kernels(model, engine):
+        two, four, eight = _count_classes(model, workers, job)
+        return two + four + eight if unique else 2 * two + 4 * four + 8 * eight
+    if unique and len(group(model)) > 1:
+        model = model.with_constraints(leader(model))
+    return _count_subproblems(model, engine, workers, executor, job)
+
+
+def _count_classes(model: Model, workers: int | None, job: _Job) -> tuple[int, int, int]:
+    """The free board's classes by size, from the symmetry kernels' pieces."""
+    n = model.n
+    pieces = class_count.pieces(n, split=True)
+    tasks = {i: (n, piece) for i, piece in enumerate(pieces)}
+    results: dict[int, tuple[int, int, int]] = {}
+    job.execute(
+        class_count.count_piece,
+        tasks,
+        results.update,
+        processes=processes(model, "bitmask", workers, kernels=True),
+    )
+    return class_count.combine(n, results.values())
+
+
+def _count_subproblems(
+    model: Model, backend: str, workers: int | None, executor: Executor | None, job: _Job
+) -> int:
+    """The model's count as the sum of its weighted subproblems' counts."""
+    local = 0 if executor is not None else processes(model, backend, workers, kernels=False)
+    journal = job.open_checkpoint(model, backend)
     if journal is not None and journal.split_depth is not None:
         depth = journal.split_depth  # resume the recorded split, whatever the workers now
         parts = subproblems(model, backend, depth)
     else:
-        parallel = workers or executor_workers(executor)  # type: ignore[arg-type]
+        parallel = executor_workers(executor) if executor is not None else max(local, 1)
         depth, parts = split_for(model, parallel, backend)
     done = {} if journal is None else journal.bind(depth, parts)
     tasks = {i: (backend, part) for i, part in enumerate(parts) if i not in done}
 
-    with Progress(progress, len(parts), len(done)) as reporter:
+    def record(results: dict[int, int]) -> None:
+        if journal is not None:
+            journal.record(results)
+        done.update(results)
 
-        def record(results: dict[int, int]) -> None:
-            if journal is not None:
-                journal.record(results)
-            done.update(results)
-            reporter.advance(len(results))
-
-        try:
-            if executor is not None:
-                run(executor, count_subproblem, tasks, record)
-            elif workers == 1 or len(tasks) <= 1:
-                run_serially(count_subproblem, tasks, record)
-            else:
-                with local_pool(min(workers, len(tasks))) as pool:  # type: ignore[type-var]
-                    run(pool, count_subproblem, tasks, record)
-        except KeyboardInterrupt as stop:
-            if isinstance(stop, CountInterrupted):
-                raise
-            saved = None if journal is None else str(journal.path)
-            finished = len(done) if journal is None else journal.saved()
-            raise CountInterrupted(finished, len(parts), saved) from stop
+    job.execute(
+        count_subproblem, tasks, record, processes=local, executor=executor, already=len(done)
+    )
     return sum(done.values())
+
+
+class _Job:
+    """One count's options for running its pieces: progress, time limit, checkpoint."""
+
+    def __init__(
+        self,
+        progress: ProgressOption,
+        limit: float | None,
+        checkpoint: str | os.PathLike[str] | None,
+    ) -> None:
+        """Note the options; the time limit's clock starts now."""
+        self.progress = progress
+        self.limit = limit
+        self.deadline = None if limit is None else time.monotonic() + limit
+        self.checkpoint = checkpoint
+        self.journal: Checkpoint | None = None
+
+    def open_checkpoint(self, model: Model, backend: str) -> Checkpoint | None:
+        """The checkpoint of this count (read if it exists), or None if none was asked for."""
+        if self.checkpoint is not None:
+            self.journal = Checkpoint(self.checkpoint, model, backend)
+        return self.journal
+
+    def execute(
+        self,
+        fn: Callable[..., Any],
+        tasks: Mapping[int, tuple[Any, ...]],
+        record: Callable[[dict[int, Any]], None],
+        *,
+        processes: int,
+        executor: Executor | None = None,
+        already: int = 0,
+    ) -> None:
+        """Run ``fn(*args)`` for every task, recording results, reporting progress.
+
+        ``processes`` 0 runs them here, else on a local pool of that many
+        workers (at most one per task); ``executor`` runs them there instead.
+        ``already`` subproblems were done before (a resumed checkpoint).
+        """
+        total = already + len(tasks)
+        with Progress(self.progress, total, already) as reporter:
+            finished = already
+
+            def note(results: dict[int, Any]) -> None:
+                nonlocal finished
+                record(results)
+                finished += len(results)
+                reporter.advance(len(results))
+
+            try:
+                if executor is not None:
+                    run(executor, fn, tasks, note, self.deadline)
+                elif processes == 0 or not tasks:
+                    run_serially(fn, tasks, note, self.deadline)
+                else:
+                    with local_pool(min(processes, len(tasks))) as pool:
+                        run(pool, fn, tasks, note, self.deadline)
+            except KeyboardInterrupt as stop:
+                if isinstance(stop, CountInterrupted):
+                    raise
+                saved = None if self.journal is None else str(self.journal.path)
+                done = finished if self.journal is None else self.journal.saved()
+                raise CountInterrupted(done, total, saved) from stop
+            except TimeoutError:
+                raise IncompleteSearchError(self._timeout_message(finished, total)) from None
+
+    def _timeout_message(self, finished: int, total: int) -> str:
+        """What a count ended by its time limit says: the limit, how far it got, how to go on."""
+        text = (
+            f"the time limit of {self.limit:g} s ended the count before it was complete "
+            f"({finished} of {total} subproblems counted)"
+        )
+        if self.journal is not None:
+            text += f"; they are saved in {self.journal.path}: run again to resume"
+        return text

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from cpqueens.board import Board
@@ -13,8 +14,10 @@ COLOUR_LETTERS = "QWXYZABCDEFGHIJKLMNOPRSTUV"
 EMPTY = "."
 BLOCKED = "#"
 
-#: The drawing styles: text grid, 1-based column lists, SVG picture.
-STYLES = ("board", "columns", "svg")
+#: A drawing style: text grid, 1-based column lists, SVG picture, JSON column lists.
+Style = Literal["board", "columns", "svg", "json"]
+#: Every drawing style, in the order of ``Style``.
+STYLES: tuple[Style, ...] = ("board", "columns", "svg", "json")
 
 #: One queen as (colour, row, col).
 Queen = tuple[int, int, int]
@@ -67,6 +70,15 @@ def column_lists(by_colour: Sequence[Sequence[int]]) -> str:
     '2 4 1 3 | 3 1 4 2'
     """
     return " | ".join(" ".join(str(col + 1) for col in columns) for columns in by_colour)
+
+
+def json_lists(by_colour: Sequence[Sequence[int]]) -> str:
+    """A solution as JSON: one list of 0-based columns (row by row) per colour.
+
+    >>> json_lists(((1, 3, 0, 2),))
+    '[[1, 3, 0, 2]]'
+    """
+    return json.dumps([list(columns) for columns in by_colour])
 
 
 def svg(board: Board, queens: Iterable[Queen] = (), size: int | None = None) -> str:

@@ -16,9 +16,11 @@ from cpqueens.backends import get as get_backend
 from cpqueens.board import Board, check_cells, check_size
 from cpqueens.constraints import AllDifferent, Cell, Constraint, Disjoint, Forbidden, Placed
 from cpqueens.errors import CrossCheckError
+from cpqueens.planner import AUTO, BackendName, resolve
 from cpqueens.solution import Solution
 
-DEFAULT_BACKEND = "cpsat"
+#: The backend every method uses unless told otherwise: the fastest exact engine that fits.
+DEFAULT_BACKEND: BackendName = AUTO
 
 
 @dataclass(frozen=True)
@@ -94,53 +96,72 @@ class Model:
 
     def count(
         self,
-        backend: str = DEFAULT_BACKEND,
+        backend: BackendName = DEFAULT_BACKEND,
         *,
-        workers: int | None = None,
         unique: bool = False,
+        workers: int | None = None,
         executor: Executor | None = None,
         progress: bool | Callable[[int, int], None] | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
+        time_limit: float | None = None,
     ) -> int:
-        """The exact number of solutions, found by ``backend``; with ``unique``, of classes.
+        """The exact number of solutions; with ``unique``, of classes under ``symmetries()``.
 
-        The search is split into subproblems (using the model's symmetries
-        where it has them), more of them the more workers there are, and each
-        is counted on its own. ``unique=True`` counts the classes of solutions
-        under ``symmetries()`` (one canonical representative each).
+        ``backend`` "auto" (the default) is the fastest exact engine for the
+        model (``cpqueens.planner``): today the bitmask kernels; "cpsat",
+        "python-constraint" and "bitmask" name one. The search runs in pieces
+        (symmetry-reduced where the model allows), more of them the more
+        workers there are.
 
         - ``workers``: a local pool of that many processes; None means every
-          core for a search big enough to pay for it, else this process;
+          core for a search long enough to pay for it, else this process;
         - ``executor``: any ``concurrent.futures.Executor`` instead, such as a
           Dask cluster's ``distributed.Client(address).get_executor()``;
         - ``progress``: None shows a bar on stderr for counts longer than a
           second when stderr is a terminal, False shows none, True always one;
-          a callable is called as ``progress(done, total)`` in subproblems;
+          a callable is called as ``progress(done, total)`` in pieces;
         - ``checkpoint``: a file recording every finished subproblem's count.
           If it exists, the count resumes from it and counts only the rest;
           a checkpoint written for another model, backend or split is refused
-          with ``CheckpointError``.
+          with ``CheckpointError``;
+        - ``time_limit``: seconds; a count not finished by then raises
+          ``IncompleteSearchError`` (never a partial number).
 
-        A free board on the bitmask backend goes to the symmetry kernels, which
-        count it in one go, unless ``executor``, ``checkpoint`` or a
-        ``progress`` callback (or True) asks for subproblems. Ctrl-C stops the
-        workers and raises ``CountInterrupted`` (a ``KeyboardInterrupt``), the
-        checkpoint holding every finished subproblem.
+        Ctrl-C stops the workers and raises ``CountInterrupted`` (a
+        ``KeyboardInterrupt``), the checkpoint holding every finished subproblem.
 
-        >>> model(8).count(backend="bitmask", unique=True)
+        >>> model(8).count()
+        92
+        >>> model(8).count(unique=True)
         12
         """
-        options = {"executor": executor, "progress": progress, "checkpoint": checkpoint}
-        if unique:
-            from cpqueens.symmetry import count_unique
-
-            return count_unique(self, backend, workers=workers, **options)  # type: ignore[arg-type]
         from cpqueens.counting import count
 
-        return count(self, backend, workers=workers, **options)  # type: ignore[arg-type]
+        return count(
+            self,
+            backend,
+            unique=unique,
+            workers=workers,
+            executor=executor,
+            progress=progress,
+            checkpoint=checkpoint,
+            time_limit=time_limit,
+        )
+
+    def engine(self, backend: BackendName = DEFAULT_BACKEND) -> str:
+        """The backend that answers for ``backend``: itself, or the one "auto" picks.
+
+        >>> model(8).engine()
+        'bitmask'
+        """
+        return resolve(self, backend)
 
     def solutions(
-        self, backend: str = DEFAULT_BACKEND, limit: int | None = None, *, unique: bool = False
+        self,
+        backend: BackendName = DEFAULT_BACKEND,
+        limit: int | None = None,
+        *,
+        unique: bool = False,
     ) -> Iterator[Solution]:
         """Lazily yield solutions in lexicographic order, at most ``limit``.
 
@@ -152,17 +173,19 @@ class Model:
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
         ):
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+        if not isinstance(unique, bool):
+            raise TypeError(f"unique must be True or False, got {unique!r}")
         from cpqueens.symmetry import leader
 
         symmetries = self.symmetries()
         source = self.with_constraints(leader(self)) if unique and len(symmetries) > 1 else self
-        found = get_backend(backend).solutions(source)
+        found = get_backend(resolve(source, backend)).solutions(source)
         if limit is not None:
             found = islice(found, limit)
         for by_colour in found:
             yield Solution(by_colour, self.board, symmetries)
 
-    def first(self, backend: str = DEFAULT_BACKEND) -> Solution | None:
+    def first(self, backend: BackendName = DEFAULT_BACKEND) -> Solution | None:
         """The lexicographically first solution, or None if there is none."""
         solutions = self.solutions(backend, limit=1)
         try:
@@ -170,7 +193,7 @@ class Model:
         finally:
             solutions.close()
 
-    def exists(self, backend: str = DEFAULT_BACKEND) -> bool:
+    def exists(self, backend: BackendName = DEFAULT_BACKEND) -> bool:
         """Whether the model has at least one solution."""
         return self.first(backend) is not None
 
@@ -196,9 +219,34 @@ def model(
 ) -> Model:
     """Build a model: an n x n board (or a ``Board``), blocked cells, colours, placed queens.
 
-    >>> model(8).count(backend="bitmask")
+    - ``n``: the board size, an int >= 1, or a ``Board`` (its blocked cells
+      come along; ``Board.parse`` reads the judges' grids).
+    - ``blocked``: cells where no queen of any colour may stand, as 0-based
+      ``(row, col)`` pairs: ``(0, 0)`` is the top-left corner.
+    - ``colours``: how many sets of n queens: each colour puts one queen in
+      every row, no two queens of one colour attack each other, and no cell
+      holds two queens. Solutions are ordered placements: with ``colours=2``
+      (the "2n queens" problem) swapping black and white counts twice, as the
+      judges count.
+    - ``placed``: queens every solution must contain, as 0-based
+      ``(row, col)`` pairs; they are of colour 0.
+
+    Bad input raises a ``ValueError`` or ``TypeError`` naming the bad value; a
+    contradictory but well-formed model (a placed queen on a blocked cell)
+    simply has no solution.
+
+    The ``Model`` answers with ``count()`` (exact; ``unique=True`` counts
+    classes under its symmetries), ``solutions()`` (lazy, lexicographic),
+    ``first()``, ``exists()``, ``cross_check()`` (every backend must agree),
+    ``symmetries()`` and ``engine()`` (which backend "auto" picks); its
+    ``constraints`` are the whole problem as plain data, and ``print(model)``
+    shows them.
+
+    >>> model(8).count()
     92
-    >>> model(4, colours=2).count(backend="bitmask")
+    >>> model(8, blocked=[(0, 0)], placed=[(0, 1)]).count(backend="bitmask")
+    8
+    >>> model(4, colours=2).count()
     2
     """
     if isinstance(n, Board):

@@ -1,4 +1,4 @@
-"""Native-speed bitmask kernels (numba, compiled once and cached on disk).
+"""Native-speed bitmask kernels (numba, compiled once and cached in a per-user folder).
 
 Every kernel reads one colour of a model already turned into per-row
 allowed-column masks (``numpy.uint64`` arrays, bit c = column c, so n <= 64)
@@ -18,8 +18,10 @@ and places queens that attack along columns and both diagonals:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from cpqueens.jit import kernel
 
 #: The widest board whose placements pack into one uint64 (4 bits per row).
 MAX_PACKED_N = 16
@@ -61,7 +63,7 @@ def _leading_zeros(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@kernel()
 def count_placements(allowed):
     """The number of one-colour queen placements: one per row, on allowed cells, none attacked.
 
@@ -167,7 +169,7 @@ def count_placements(allowed):
     return np.int64(total)
 
 
-@njit(cache=True)
+@kernel()
 def list_placements(allowed, size):
     """Every one-colour placement (there are ``size``), packed as 4-bit columns, row 0 lowest.
 
@@ -203,7 +205,7 @@ def list_placements(allowed, size):
     return out[:found]
 
 
-@njit(cache=True)
+@kernel()
 def count_disjoint_pairs(first, second, n):
     """The pairs (a, b) of packed placements that put no two queens on one cell.
 
@@ -225,7 +227,7 @@ def count_disjoint_pairs(first, second, n):
     return total
 
 
-@njit(cache=True)
+@kernel()
 def count_nested_pairs(first, second):
     """The pairs of cell-disjoint placements: per first-colour placement, count the second's.
 

@@ -43,8 +43,8 @@ listed, shared among processes and summed by :mod:`cpqueens.class_count`;
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from cpqueens.jit import kernel
 from cpqueens.native import _leading_zeros, _lowest_index, _popcount
 
 _ONE = np.uint64(1)
@@ -52,7 +52,7 @@ _ZERO = np.uint64(0)
 _TOP_BIT = np.uint64(63)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _live(free, below):
     """The cells of ``free`` whose queen leaves a cell of ``below`` (the next row's) unattacked.
 
@@ -67,7 +67,7 @@ def _live(free, below):
     return free & ~near_both & (_ZERO - np.uint64(below != _ZERO))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _share(ties):
     """A leaf's weight in twelfths when ``ties`` (0 to 3) other edges tie: 12 / (1 + ties).
 
@@ -76,7 +76,7 @@ def _share(ties):
     return (0x0304060C >> (8 * ties)) & 0xFF
 
 
-@njit(cache=True)
+@kernel()
 def _weighed_leaves(allowed, marks, bottom):
     """The placements on per-row ``allowed`` masks, each weighed 12 / k: their sum.
 
@@ -243,7 +243,7 @@ def _weighed_leaves(allowed, marks, bottom):
     return twelfths
 
 
-@njit(cache=True)
+@kernel()
 def _turn_fixed(n):
     """The solutions equal to their 180 degree turn, and those equal to their 90 degree turn.
 

@@ -1,24 +1,30 @@
-"""A local process pool for counting whose workers leave no orphan behind.
+"""A local process pool for counting whose workers need no main guard and leave no orphan.
 
-The workers are spawned (no fork of a process running solver threads), ignore
-Ctrl-C (the driver alone decides how to stop) and exit on their own if the
-driver dies, even by SIGKILL. Leaving the pool on an exception or Ctrl-C
-terminates the workers at once instead of waiting for their running tasks. A
-worker leaves without the interpreter's teardown, so a pool closes in
-milliseconds rather than a fifth of a second.
+The pool is loky's ``ProcessPoolExecutor`` (joblib's process executor):
+unlike ``multiprocessing``'s spawn and forkserver pools it starts its workers
+without re-running the user's ``__main__`` module, so a plain script with no
+``if __name__ == "__main__":`` guard counts in parallel, on Linux and macOS
+alike, and its top level runs once. A worker killed from outside is reported
+as loky's ``TerminatedWorkerError`` instead of hanging the pool.
+
+The workers ignore Ctrl-C (the driver alone decides how to stop) and exit on
+their own if the driver dies, even by SIGKILL. Leaving the pool on an
+exception or Ctrl-C kills the workers at once instead of waiting for their
+running tasks. A worker leaves without the interpreter's teardown, so a pool
+closes in milliseconds rather than a fifth of a second.
 """
 
 from __future__ import annotations
 
 import atexit
-import multiprocessing
+import contextlib
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import contextmanager
 
 #: How often a worker checks that the driver that started it is still alive (seconds).
@@ -34,9 +40,9 @@ def _watch_parent(parent: int) -> None:
 def _leave_now() -> None:
     """End a worker at interpreter exit without the teardown (0.2 s once numba is loaded).
 
-    multiprocessing has run its own clean-up by then, and the exit handlers of
-    modules imported after the initializer (numba's) run before this one; the
-    exit status is 0, as a worker's failures travel with its tasks' results.
+    The pool's own clean-up has run by then, and the exit handlers of modules
+    imported after the initializer (numba's) run before this one; the exit
+    status is 0, as a worker's failures travel with its tasks' results.
     """
     sys.stdout.flush()
     sys.stderr.flush()
@@ -50,28 +56,29 @@ def _init_worker(parent: int) -> None:
     atexit.register(_leave_now)
 
 
-def stop(pool: ProcessPoolExecutor) -> None:
-    """Cancel the pool's queued tasks and terminate its workers now, then wait for them to exit."""
+def stop(pool: Executor) -> None:
+    """Kill the pool's workers now, then close the pool and wait for the workers to exit.
+
+    The workers are killed first, so that the pool finds itself broken and
+    fails its pending tasks (loky's ``shutdown(kill_workers=True)`` instead
+    fails them one by one and stumbles on those the runner has cancelled).
+    """
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    terminate = getattr(pool, "terminate_workers", None)  # Python >= 3.14
-    if terminate is not None:
-        terminate()
-    else:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGKILL)
+    pool.shutdown(wait=True)
     for process in processes:
         process.join()
 
 
 @contextmanager
-def local_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    """A spawn process pool of ``workers`` processes, stopped at once if the block raises."""
+def local_pool(workers: int) -> Iterator[Executor]:
+    """A pool of ``workers`` processes, stopped at once if the block raises."""
+    from loky import ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_init_worker,
-        initargs=(os.getpid(),),
+        max_workers=workers, initializer=_init_worker, initargs=(os.getpid(),)
     )
     try:
         yield pool

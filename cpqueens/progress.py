@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
@@ -22,6 +24,8 @@ ProgressOption = bool | ProgressCallback | None
 
 #: A count shorter than this many seconds shows no bar.
 BAR_DELAY = 1.0
+#: How often the bar is redrawn while no piece finishes (its clock and rate move on).
+REFRESH_SECONDS = 0.5
 
 
 def check_progress(progress: object) -> ProgressOption:
@@ -62,6 +66,19 @@ class Progress:
                 leave=False,
                 dynamic_ncols=True,
             )
+            self._stopped = threading.Event()
+            self._ticker = threading.Thread(
+                target=self._tick, name="cpqueens-progress", daemon=True
+            )
+            self._ticker.start()
+
+    def _tick(self) -> None:
+        """Redraw the bar from ``BAR_DELAY`` on, so a count whose pieces are long shows it too."""
+        start = time.monotonic()
+        while not self._stopped.wait(REFRESH_SECONDS):
+            bar = self._bar
+            if bar is not None and time.monotonic() - start >= BAR_DELAY:
+                bar.refresh()
 
     def advance(self, finished: int) -> None:
         """``finished`` more subproblems are done."""
@@ -74,6 +91,8 @@ class Progress:
     def close(self) -> None:
         """Remove the bar, if one was drawn."""
         if self._bar is not None:
+            self._stopped.set()
+            self._ticker.join()
             self._bar.close()
             self._bar = None
 

@@ -15,6 +15,7 @@ reads ``submit``'s keyword arguments as its own options).
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures import CancelledError, Executor, Future
 from typing import Any, TypeVar
@@ -29,12 +30,15 @@ def run(
     fn: Callable[..., R],
     tasks: Mapping[K, tuple[Any, ...]],
     record: Callable[[dict[K, R]], None],
+    deadline: float | None = None,
 ) -> None:
     """Run ``fn(*args)`` for every ``key -> args`` of ``tasks`` on ``executor``.
 
     ``record({key: result, ...})`` is called with each batch of tasks found
     finished together. If a task raises, the results that arrived with it are
-    recorded first, the rest is cancelled and its exception is raised.
+    recorded first, the rest is cancelled and its exception is raised. If
+    ``deadline`` (a ``time.monotonic()`` instant) passes first, the rest is
+    cancelled and ``TimeoutError`` is raised.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> found = {}
@@ -54,7 +58,7 @@ def run(
             future = executor.submit(fn, *args)
             keys[future] = key
             future.add_done_callback(finished.put)
-        for batch in _batches(finished, len(keys)):
+        for batch in _batches(finished, len(keys), deadline):
             results: dict[K, R] = {}
             error: BaseException | None = None
             for future in batch:
@@ -76,10 +80,15 @@ def run(
         keys.clear()
 
 
-def _batches(finished: queue.SimpleQueue[T], count: int) -> Iterator[list[T]]:
+def _batches(
+    finished: queue.SimpleQueue[T], count: int, deadline: float | None
+) -> Iterator[list[T]]:
     """The ``count`` items of ``finished`` as they arrive, in batches of those found together."""
     while count:
-        batch = [finished.get()]
+        try:
+            batch = [finished.get(timeout=_left(deadline))]
+        except queue.Empty:
+            raise TimeoutError("the deadline passed before every task had finished") from None
         while True:
             try:
                 batch.append(finished.get_nowait())
@@ -93,7 +102,18 @@ def run_serially(
     fn: Callable[..., R],
     tasks: Mapping[K, tuple[Any, ...]],
     record: Callable[[dict[K, R]], None],
+    deadline: float | None = None,
 ) -> None:
-    """Run every task in this process, one after the other, recording each as it finishes."""
+    """Run every task in this process, one after the other, recording each as it finishes.
+
+    ``deadline`` is checked between tasks: ``TimeoutError`` once it has passed.
+    """
     for key, args in tasks.items():
+        if _left(deadline) == 0:
+            raise TimeoutError("the deadline passed before every task had finished")
         record({key: fn(*args)})
+
+
+def _left(deadline: float | None) -> float | None:
+    """The seconds until ``deadline`` (None: no deadline), never negative."""
+    return None if deadline is None else max(0.0, deadline - time.monotonic())

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from cpqueens import drawing
 from cpqueens.board import Board
-from cpqueens.drawing import BLOCKED, COLOUR_LETTERS, EMPTY
+from cpqueens.drawing import BLOCKED, COLOUR_LETTERS, EMPTY, Style
 
 __all__ = ["BLOCKED", "COLOUR_LETTERS", "EMPTY", "Solution"]
 
@@ -69,17 +69,22 @@ class Solution:
         """Every queen as (colour, row, col)."""
         return drawing.queens_of(self.by_colour)
 
-    def draw(self, style: str = "board", *, size: int | None = None) -> str:
-        """The solution drawn as text ('board'), 1-based columns ('columns') or SVG ('svg').
+    def draw(self, style: Style = "board", *, size: int | None = None) -> str:
+        """The solution as text ('board'), 1-based columns ('columns'), SVG ('svg') or JSON.
 
-        ``size`` is the SVG's width in pixels.
+        ``size`` is the SVG's width in pixels. 'json' is one list of 0-based
+        columns per colour.
 
         >>> Solution(((1, 3, 5, 0, 2, 4),), Board(6)).draw("columns")
         '2 4 6 1 3 5'
+        >>> Solution(((1, 3, 0, 2),), Board(4)).draw("json")
+        '[[1, 3, 0, 2]]'
         """
         style = drawing.check_style(style)
         if style == "columns":
             return drawing.column_lists(self.by_colour)
+        if style == "json":
+            return drawing.json_lists(self.by_colour)
         if style == "svg":
             return drawing.svg(self.board, self.cells, size)
         return drawing.grid(self.board, self.cells)

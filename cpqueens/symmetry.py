@@ -27,9 +27,8 @@ three counts of narrowed models: how CP-SAT counts a symmetric model faster.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cpqueens.board import Board
 from cpqueens.constraints import BOARD_SYMMETRIES, Forbidden, Invariant, LexLeader, Placed
@@ -170,49 +169,6 @@ def satisfies(by_colour: Columns, constraint: LexLeader | Invariant, n: int) -> 
 def leader(model: Model) -> LexLeader:
     """The constraint keeping exactly one solution (the canonical one) of each class."""
     return LexLeader(tuple(name for name in group(model) if name != "identity"))
-
-
-def _native_classes(model: Model, backend: str, workers: int | None) -> tuple[int, int, int] | None:
-    """Classes by size (2, 4, 8) from the numba kernels, or None where they do not apply.
-
-    ``workers`` None lets the kernels choose (a pool only where it pays).
-    """
-    if backend != "bitmask" or model.colours != 1 or model.placed or model.extra:
-        return None
-    if model.board.blocked or importlib.util.find_spec("numba") is None:
-        return None
-    from cpqueens import class_count
-
-    if not class_count.MIN_N <= model.n <= class_count.MAX_N:
-        return None
-    return class_count.classes(model.n, workers)
-
-
-def native_total(model: Model, backend: str, workers: int | None) -> int | None:
-    """The total by the symmetry-reduced kernels (free board, bitmask), or None."""
-    found = _native_classes(model, backend, workers)
-    if found is None:
-        return None
-    two, four, eight = found
-    return 2 * two + 4 * four + 8 * eight
-
-
-def count_unique(model: Model, backend: str, *, workers: int | None = None, **options: Any) -> int:
-    """The number of solution classes of ``model`` under its group, found by ``backend``.
-
-    ``options`` (executor, progress, checkpoint) go to ``counting.count``; any
-    of them set makes the count run as subproblems, not in the kernels.
-    """
-    from cpqueens.counting import check_workers, count, splits
-
-    names = group(model)
-    if len(names) > 1:
-        if not splits(**options):
-            found = _native_classes(model, backend, check_workers(workers))
-            if found is not None:
-                return sum(found)
-        model = model.with_constraints(leader(model))
-    return count(model, backend, workers=workers, **options)
 
 
 def subproblems(model: Model, backend: str, depth: int) -> tuple[Subproblem, ...]:

@@ -240,8 +240,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     job, workers = start_and_wait_for_progress(path)
     job.send_signal(signal.SIGINT)
     out, err = job.communicate(timeout=60)
-    assert job.returncode == 130
-    assert out == ""
+    assert (job.returncode, out) == (130, ""), err
     saved = finished(path)
     data = load(path)
     assert err == (

@@ -42,7 +42,10 @@ def test_count():
 def test_count_with_the_default_backend_and_time():
     result = run("count", "6", "--workers", "1", "--time")
     assert (result.returncode, result.stdout) == (0, "4\n")
-    assert re.fullmatch(r"time: \d+\.\d{3} s\n", result.stderr)
+    assert re.fullmatch(r"time: \d+\.\d{3} s \(backend bitmask\)\n", result.stderr)
+    result = run("count", "6", "--backend", "cpsat", "--time")
+    assert (result.returncode, result.stdout) == (0, "4\n")
+    assert re.fullmatch(r"time: \d+\.\d{3} s \(backend cpsat\)\n", result.stderr)
 
 
 def test_count_placed_queens():
@@ -107,10 +110,10 @@ def test_backends_lists_names_and_versions():
     result = run("backends")
     assert result.returncode == 0
     assert result.stdout.splitlines() == [
-        f"cpsat              installed  ortools {metadata.version('ortools')}  (default)",
+        f"cpsat              installed  ortools {metadata.version('ortools')}  (auto's choice 2)",
         "python-constraint  installed  python-constraint2 "
-        f"{metadata.version('python-constraint2')}",
-        f"bitmask            installed  cpqueens {cpqueens.__version__}",
+        f"{metadata.version('python-constraint2')}  (auto's choice 3)",
+        f"bitmask            installed  cpqueens {cpqueens.__version__}  (auto's choice 1)",
     ]
 
 
@@ -122,7 +125,10 @@ HIDE_CONSTRAINT = (
 
 def test_a_missing_solver():
     listing = run("backends", prelude=HIDE_CONSTRAINT)
-    assert "python-constraint  missing    pip install python-constraint2\n" in listing.stdout
+    assert (
+        "python-constraint  missing    pip install python-constraint2  (auto's choice 3)\n"
+        in listing.stdout
+    )
     result = run("count", "4", "--backend", "python-constraint", prelude=HIDE_CONSTRAINT)
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == (
@@ -168,7 +174,7 @@ B = ("--backend", "bitmask")
          "got '1'"),
         (["count", "4", "--backend", "gurobi"], "", 1,
          "cpqueens: error: unknown backend 'gurobi': "
-         "expected one of 'cpsat', 'python-constraint', 'bitmask'"),
+         "expected one of 'auto', 'cpsat', 'python-constraint', 'bitmask'"),
         (["count", "4", "--workers", "0", *B], "", 1,
          "cpqueens: error: workers must be None or an int >= 1, got 0"),
         (["solve", "4", "--limit", "-1"], "", 1,
@@ -177,7 +183,7 @@ B = ("--backend", "bitmask")
          "cpqueens: error: --format svg draws one solution: expected --limit 1, got 2"),
         (["solve", "4", "--format", "png"], "", 2,
          "cpqueens solve: error: argument --format: invalid choice: 'png' "
-         "(choose from 'board', 'columns', 'svg')"),
+         "(choose from 'board', 'columns', 'svg', 'json')"),
         (["solve", "4", "--out", "/nonexistent/dir/x.txt", *B], "", 1,
          "cpqueens: error: cannot write '/nonexistent/dir/x.txt': No such file or directory"),
         (["count", "--board", "/nonexistent/grid.txt"], "", 1,

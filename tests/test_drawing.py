@@ -79,7 +79,7 @@ def test_text_marks_blocked_cells_beside_queens():
 
 
 def test_unknown_style():
-    expected = "unknown drawing style 'png': expected one of 'board', 'columns', 'svg'"
+    expected = "unknown drawing style 'png': expected one of 'board', 'columns', 'svg', 'json'"
     with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
         Solution(((0,),), Board(1)).draw("png")
 

@@ -68,7 +68,9 @@ def test_bad_model_input(kwargs, error, message):
 
 
 def test_unknown_backend_lists_the_choices():
-    expected = "unknown backend 'gurobi': expected one of 'cpsat', 'python-constraint', 'bitmask'"
+    expected = (
+        "unknown backend 'gurobi': expected one of 'auto', 'cpsat', 'python-constraint', 'bitmask'"
+    )
     with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
         cpqueens.model(4).count(backend="gurobi")
 

@@ -35,12 +35,27 @@ def test_the_callback_sees_every_subproblem_finish():
 
 
 def test_the_callback_on_a_process_pool():
-    model = cpqueens.model(10)
+    model = cpqueens.model(10, blocked=[(0, 0)])
     seen = []
-    assert model.count("bitmask", workers=2, progress=lambda *p: seen.append(p)) == 724
+    expected = model.count("bitmask", workers=1, progress=False)
+    assert model.count("bitmask", workers=2, progress=lambda *p: seen.append(p)) == expected
     total = total_for(model, 2)
     assert seen[0] == (0, total) and seen[-1] == (total, total)
     assert all(a[0] < b[0] for a, b in pairwise(seen))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_symmetry_kernels_report_progress_too(workers):
+    from cpqueens.class_count import pieces
+
+    seen = []
+    assert cpqueens.model(14).count(workers=workers, progress=lambda *p: seen.append(p)) == 365596
+    total = len(pieces(14, split=True))
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    assert all(a[0] < b[0] for a, b in pairwise(seen))
+    seen.clear()
+    assert cpqueens.model(14).count(unique=True, progress=lambda *p: seen.append(p)) == 45752
+    assert seen[-1] == (total, total)
 
 
 def test_a_resumed_count_starts_from_what_the_checkpoint_holds(tmp_path):

@@ -1,7 +1,8 @@
 """The backend registry: solver name -> module, imported only when asked for.
 
-Every backend module offers the same two functions, reading only
-``model.n``, ``model.colours`` and ``model.constraints``:
+Every backend module names the constraint classes it translates in
+``SUPPORTS`` and offers the same two functions, reading only ``model.n``,
+``model.colours`` and ``model.constraints``:
 
 - ``count(model) -> int``: the exact number of solutions;
 - ``solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]``: lazily, in
@@ -31,7 +32,7 @@ def known() -> tuple[str, ...]:
 
 def is_installed(name: str) -> bool:
     """Whether the solver package behind backend ``name`` can be imported."""
-    return importlib.util.find_spec(_BACKENDS[_check_name(name)][1]) is not None
+    return importlib.util.find_spec(_BACKENDS[check_name(name)][1]) is not None
 
 
 def backends() -> tuple[str, ...]:
@@ -45,12 +46,12 @@ def backends() -> tuple[str, ...]:
 
 def distribution(name: str) -> str:
     """The pip distribution that provides backend ``name``'s solver."""
-    return _BACKENDS[_check_name(name)][2]
+    return _BACKENDS[check_name(name)][2]
 
 
 def get(name: str) -> ModuleType:
     """The module implementing backend ``name``."""
-    module_name, requirement, dist = _BACKENDS[_check_name(name)]
+    module_name, requirement, dist = _BACKENDS[check_name(name)]
     if importlib.util.find_spec(requirement) is None:
         raise BackendUnavailableError(
             f"backend {name!r} needs the {dist!r} package: pip install {dist}"
@@ -58,8 +59,13 @@ def get(name: str) -> ModuleType:
     return importlib.import_module(module_name)
 
 
-def _check_name(name: object) -> str:
-    if not isinstance(name, str) or name not in _BACKENDS:
-        choices = ", ".join(repr(n) for n in _BACKENDS)
-        raise ValueError(f"unknown backend {name!r}: expected one of {choices}")
+#: Every name a user may pass: "auto" (``cpqueens.planner`` resolves it) and the backends.
+CHOICES = ("auto", *_BACKENDS)
+
+
+def check_name(name: object, choices: tuple[str, ...] = tuple(_BACKENDS)) -> str:
+    """Return ``name`` if it is one of ``choices``, else raise a ValueError listing every choice."""
+    if not isinstance(name, str) or name not in choices:
+        expected = ", ".join(repr(n) for n in CHOICES)
+        raise ValueError(f"unknown backend {name!r}: expected one of {expected}")
     return name

@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from cpqueens.backends._translate import unsupported
 from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
 
+#: The constraint classes this backend translates.
+SUPPORTS = (AllDifferent, Forbidden, Placed, Disjoint, LexLeader, Invariant)
+
 NAME = "bitmask"
 
 

@@ -19,8 +19,11 @@ from ortools.sat.python import cp_model
 
 from cpqueens.backends._translate import domains as cell_domains
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Invariant, LexLeader
+from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
 from cpqueens.errors import IncompleteSearchError
+
+#: The constraint classes this backend translates.
+SUPPORTS = (AllDifferent, Forbidden, Placed, Disjoint, LexLeader, Invariant)
 
 NAME = "cpsat"
 

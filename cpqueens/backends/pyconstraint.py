@@ -15,7 +15,10 @@ import constraint as pc
 
 from cpqueens.backends._translate import domains as cell_domains
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Invariant, LexLeader
+from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
+
+#: The constraint classes this backend translates.
+SUPPORTS = (AllDifferent, Forbidden, Placed, Disjoint, LexLeader, Invariant)
 
 NAME = "python-constraint"
 

@@ -1,0 +1,102 @@
+"""The planner: which engine answers a model, and where its search runs.
+
+- ``backend="auto"`` (the default) is the fastest exact engine that supports
+  every constraint of the model: the ``bitmask`` engine for everything its
+  kernels handle, else ``cpsat`` (which states any constraint), else
+  ``python-constraint``. A named backend is used as named.
+- A free one-colour board on ``bitmask`` counts with the symmetry kernels
+  (``cpqueens.class_count``); anything else as weighted subproblems
+  (``cpqueens.symmetry.subproblems``).
+- A search runs in this process when it is short, else in worker processes,
+  even for one worker: a worker can be stopped at once on Ctrl-C or at a time
+  limit, where a compiled kernel running in this process could not.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from typing import TYPE_CHECKING, Literal
+
+from cpqueens.backends import get, is_installed
+
+if TYPE_CHECKING:
+    from cpqueens.model import Model
+
+#: A backend name as users pass it: a solver, or "auto" for the fastest that fits.
+BackendName = Literal["auto", "cpsat", "python-constraint", "bitmask"]
+AUTO = "auto"
+
+#: The engines "auto" tries, fastest first.
+PREFERENCE = ("bitmask", "cpsat", "python-constraint")
+
+#: Below this many rows with a choice a search is over in well under a second
+#: (a backend may say otherwise with its own PARALLEL_MIN_FREE_ROWS).
+PARALLEL_MIN_FREE_ROWS = 13
+
+#: The symmetry kernels' board sizes (``cpqueens.class_count`` holds the limits).
+KERNEL_MIN_N, KERNEL_MAX_N = 5, 31
+#: Below this size pure Python has counted the board before numba has loaded,
+#: unless the kernels are loaded already.
+KERNEL_WORTH_N = 12
+#: From this size on the symmetry kernels run for seconds: in worker processes.
+KERNEL_PARALLEL_MIN_N = 17
+
+
+def supports(backend: str, model: Model) -> bool:
+    """Whether ``backend`` can translate every constraint of ``model``."""
+    accepted = get(backend).SUPPORTS
+    return all(isinstance(constraint, accepted) for constraint in model.constraints)
+
+
+def resolve(model: Model, backend: str = AUTO) -> str:
+    """The backend that answers ``model``: ``backend`` itself, or the one "auto" picks.
+
+    >>> from cpqueens import model
+    >>> resolve(model(8)), resolve(model(8), "cpsat")
+    ('bitmask', 'cpsat')
+    """
+    if backend != AUTO:
+        get(backend)  # an unknown name lists the choices, a missing solver says what to install
+        return backend
+    for name in PREFERENCE:
+        if is_installed(name) and supports(name, model):
+            return name
+    raise ValueError(f"no installed backend supports every constraint of {model}")
+
+
+def uses_class_kernels(model: Model, backend: str) -> bool:
+    """Whether the symmetry kernels count ``model`` (a free one-colour board on bitmask)."""
+    return (
+        backend == "bitmask"
+        and model.colours == 1
+        and not model.placed
+        and not model.extra
+        and not model.board.blocked
+        and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
+        and (model.n >= KERNEL_WORTH_N or "cpqueens.native_symmetry" in sys.modules)
+        and importlib.util.find_spec("numba") is not None
+    )
+
+
+def is_long(model: Model, backend: str, kernels: bool) -> bool:
+    """Whether the search may run for more than about a second on one core."""
+    if kernels:
+        return model.n >= KERNEL_PARALLEL_MIN_N
+    free_rows = model.n - len(model.placed)
+    least = getattr(get(backend), "PARALLEL_MIN_FREE_ROWS", PARALLEL_MIN_FREE_ROWS)
+    return free_rows >= least
+
+
+def processes(model: Model, backend: str, workers: int | None, kernels: bool) -> int:
+    """How many worker processes count ``model``; 0 means this process.
+
+    ``workers`` None: every core for a long search, else this process. A long
+    search runs in workers even when one is asked for, so that Ctrl-C and
+    time limits stop it at once.
+    """
+    long = is_long(model, backend, kernels)
+    if workers is None:
+        return (os.cpu_count() or 1) if long else 0
+    return workers if long or workers > 1 else 0
