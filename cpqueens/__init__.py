@@ -15,6 +15,7 @@ from cpqueens.errors import (
     CrossCheckError,
     IncompleteSearchError,
     NotSupportedError,
+    WorkerLostError,
 )
 from cpqueens.model import Model, model
 from cpqueens.solution import Solution
@@ -32,6 +33,7 @@ __all__ = [
     "Model",
     "NotSupportedError",
     "Solution",
+    "WorkerLostError",
     "__version__",
     "backends",
     "model",

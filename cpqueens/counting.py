@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from typing import Any
 
 from cpqueens import class_count
 from cpqueens.backends import get as get_backend
 from cpqueens.checkpoint import Checkpoint
-from cpqueens.errors import CountInterrupted, IncompleteSearchError
+from cpqueens.errors import CountInterrupted, IncompleteSearchError, WorkerLostError
 from cpqueens.model import Model
 from cpqueens.planner import AUTO, processes, resolve, uses_class_kernels
 from cpqueens.pool import local_pool
@@ -34,6 +34,10 @@ from cpqueens.symmetry import group, leader, subproblems
 
 #: The split aims at this many subproblems per worker, so that no worker idles at the end.
 SUBPROBLEMS_PER_WORKER = 16
+#: How often a count starts a fresh local pool after a worker process died.
+POOL_RESTARTS = 2
+#: A cluster without a worker for this long gives up (seconds).
+NO_WORKERS_SECONDS = 10.0
 
 
 def check_workers(workers: object) -> int | None:
@@ -70,20 +74,29 @@ def check_flag(value: object, name: str) -> bool:
     return value
 
 
+def cluster_threads(executor: Executor) -> int | None:
+    """The threads of the Dask cluster behind ``executor``; None if it is no Dask executor.
+
+    A scheduler that cannot answer has 0.
+    """
+    client = getattr(executor, "_client", None)  # distributed.cfexecutor.ClientExecutor
+    if client is None or not hasattr(client, "nthreads"):
+        return None
+    try:
+        return sum(client.nthreads().values())
+    except Exception:  # a lost scheduler
+        return 0
+
+
 def executor_workers(executor: Executor) -> int:
     """How many tasks ``executor`` runs at once, as far as it tells; else this machine's cores.
 
     A Dask ``ClientExecutor`` is asked for its cluster's threads, a process or
     thread pool for its ``max_workers``.
     """
-    client = getattr(executor, "_client", None)  # distributed.cfexecutor.ClientExecutor
-    if client is not None and hasattr(client, "nthreads"):
-        try:
-            threads = sum(client.nthreads().values())
-        except Exception:  # a scheduler that cannot answer: fall through to a guess
-            threads = 0
-        if threads > 0:
-            return threads
+    threads = cluster_threads(executor)
+    if threads:
+        return threads
     max_workers = getattr(executor, "_max_workers", None)  # ProcessPool / ThreadPool executors
     if isinstance(max_workers, int) and max_workers >= 1:
         return max_workers
@@ -239,31 +252,71 @@ class _Job:
         ``already`` subproblems were done before (a resumed checkpoint).
         """
         total = already + len(tasks)
+        seen: set[int] = set()
         with Progress(self.progress, total, already) as reporter:
-            finished = already
 
             def note(results: dict[int, Any]) -> None:
-                nonlocal finished
                 record(results)
-                finished += len(results)
+                seen.update(results)
                 reporter.advance(len(results))
 
-            try:
-                if executor is not None:
-                    run(executor, fn, tasks, note, self.deadline)
-                elif processes == 0 or not tasks:
-                    run_serially(fn, tasks, note, self.deadline)
-                else:
-                    with local_pool(min(processes, len(tasks))) as pool:
-                        run(pool, fn, tasks, note, self.deadline)
-            except KeyboardInterrupt as stop:
-                if isinstance(stop, CountInterrupted):
-                    raise
-                saved = None if self.journal is None else str(self.journal.path)
-                done = finished if self.journal is None else self.journal.saved()
-                raise CountInterrupted(done, total, saved) from stop
-            except TimeoutError:
-                raise IncompleteSearchError(self._timeout_message(finished, total)) from None
+            restarts = 0
+            while True:
+                left = {key: args for key, args in tasks.items() if key not in seen}
+                try:
+                    self._run(fn, left, note, processes, executor)
+                    return
+                except KeyboardInterrupt as stop:
+                    if isinstance(stop, CountInterrupted):
+                        raise
+                    saved = None if self.journal is None else str(self.journal.path)
+                    done = already + len(seen) if self.journal is None else self.journal.saved()
+                    raise CountInterrupted(done, total, saved) from stop
+                except TimeoutError:
+                    message = self._timeout_message(already + len(seen), total)
+                    raise IncompleteSearchError(message) from None
+                except BrokenExecutor as error:  # a local worker died: start a fresh pool
+                    if executor is None and restarts < POOL_RESTARTS:
+                        restarts += 1
+                        continue
+                    raise self._lost(error, already + len(seen), total) from error
+                except (CancelledError, OSError) as error:  # a cluster's scheduler went away
+                    if executor is None:
+                        raise
+                    raise self._lost(error, already + len(seen), total) from error
+                except Exception as error:
+                    if type(error).__name__ != "KilledWorker":  # Dask gave up on a task
+                        raise
+                    raise self._lost(error, already + len(seen), total) from error
+
+    def _run(
+        self,
+        fn: Callable[..., Any],
+        tasks: Mapping[int, tuple[Any, ...]],
+        note: Callable[[dict[int, Any]], None],
+        processes: int,
+        executor: Executor | None,
+    ) -> None:
+        """Run the tasks once: on ``executor``, here, or on a fresh local pool."""
+        if executor is not None:
+            run(executor, fn, tasks, note, self.deadline, _watch_cluster(executor))
+        elif processes == 0 or not tasks:
+            run_serially(fn, tasks, note, self.deadline)
+        else:
+            with local_pool(min(processes, len(tasks))) as pool:
+                run(pool, fn, tasks, note, self.deadline)
+
+    def _lost(self, error: BaseException, finished: int, total: int) -> WorkerLostError:
+        """The error of a count whose workers were lost: what happened, how far, how to go on."""
+        reason = " ".join(str(error).split()) or type(error).__name__
+        if isinstance(error, BrokenExecutor):
+            reason = "a worker process died (killed, or out of memory)"
+        text = f"{reason}; {finished} of {total} subproblems were counted"
+        if self.journal is not None:
+            text += f" and are saved in {self.journal.path}: run the same command to resume"
+        else:
+            text += " (count with a checkpoint file to be able to resume)"
+        return WorkerLostError(text)
 
     def _timeout_message(self, finished: int, total: int) -> str:
         """What a count ended by its time limit says: the limit, how far it got, how to go on."""
@@ -274,3 +327,22 @@ class _Job:
         if self.journal is not None:
             text += f"; they are saved in {self.journal.path}: run again to resume"
         return text
+
+
+def _watch_cluster(executor: Executor) -> Callable[[], None] | None:
+    """For a Dask executor, a check that gives up once the cluster has had no worker a while."""
+    if cluster_threads(executor) is None:
+        return None
+    since: list[float] = []
+
+    def check() -> None:
+        if cluster_threads(executor):
+            since.clear()
+            return
+        since.append(time.monotonic())
+        if since[-1] - since[0] >= NO_WORKERS_SECONDS:
+            raise WorkerLostError(
+                f"the Dask cluster has had no worker for {NO_WORKERS_SECONDS:g} s"
+            )
+
+    return check

@@ -31,6 +31,10 @@ class CheckpointError(CpqueensError):
     """A checkpoint file that cannot be resumed: unreadable, or written for another count."""
 
 
+class WorkerLostError(CpqueensError):
+    """The processes or the cluster counting a model were lost before the count was complete."""
+
+
 class CountInterrupted(KeyboardInterrupt):
     """A count stopped by Ctrl-C after a clean shutdown; its finished subproblems are saved.
 

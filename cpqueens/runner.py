@@ -20,6 +20,9 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures import CancelledError, Executor, Future
 from typing import Any, TypeVar
 
+#: How often ``run`` calls its ``idle`` check while no task finishes (seconds).
+IDLE_SECONDS = 2.0
+
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
 T = TypeVar("T")
@@ -31,6 +34,7 @@ def run(
     tasks: Mapping[K, tuple[Any, ...]],
     record: Callable[[dict[K, R]], None],
     deadline: float | None = None,
+    idle: Callable[[], None] | None = None,
 ) -> None:
     """Run ``fn(*args)`` for every ``key -> args`` of ``tasks`` on ``executor``.
 
@@ -38,7 +42,8 @@ def run(
     finished together. If a task raises, the results that arrived with it are
     recorded first, the rest is cancelled and its exception is raised. If
     ``deadline`` (a ``time.monotonic()`` instant) passes first, the rest is
-    cancelled and ``TimeoutError`` is raised.
+    cancelled and ``TimeoutError`` is raised. ``idle()`` is called every
+    ``IDLE_SECONDS`` that pass without a result (it may raise to give up).
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> found = {}
@@ -58,7 +63,7 @@ def run(
             future = executor.submit(fn, *args)
             keys[future] = key
             future.add_done_callback(finished.put)
-        for batch in _batches(finished, len(keys), deadline):
+        for batch in _batches(finished, len(keys), deadline, idle):
             results: dict[K, R] = {}
             error: BaseException | None = None
             for future in batch:
@@ -81,12 +86,15 @@ def run(
 
 
 def _batches(
-    finished: queue.SimpleQueue[T], count: int, deadline: float | None
+    finished: queue.SimpleQueue[T],
+    count: int,
+    deadline: float | None,
+    idle: Callable[[], None] | None,
 ) -> Iterator[list[T]]:
     """The ``count`` items of ``finished`` as they arrive, in batches of those found together."""
     while count:
         try:
-            batch = [finished.get(timeout=_left(deadline))]
+            batch = [_next(finished, deadline, idle)]
         except queue.Empty:
             raise TimeoutError("the deadline passed before every task had finished") from None
         while True:
@@ -96,6 +104,21 @@ def _batches(
                 break
         count -= len(batch)
         yield batch
+
+
+def _next(
+    finished: queue.SimpleQueue[T], deadline: float | None, idle: Callable[[], None] | None
+) -> T:
+    """The next finished item; ``queue.Empty`` once ``deadline`` has passed."""
+    while True:
+        left = _left(deadline)
+        nap = idle is not None and (left is None or left > IDLE_SECONDS)
+        try:
+            return finished.get(timeout=IDLE_SECONDS if nap else left)
+        except queue.Empty:
+            if not nap:
+                raise
+            idle()  # type: ignore[misc]
 
 
 def run_serially(

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
+from tests.processes import children, wait_for
 
 PACKAGE = Path(cpqueens.__file__).resolve().parent
 
@@ -105,8 +106,8 @@ def test_the_kernels_never_write_into_the_installed_package(tmp_path):
     assert {"native.count_placements", "native_symmetry._weighed_leaves"} <= written
 
 
-def sigint_after_start(args: list[str], marker: str | None = None, wait: float = 2.0):
-    """Start ``args``, wait for ``marker`` on stdout (or ``wait`` seconds), send SIGINT.
+def sigint_after_start(args: list[str], marker: str | None = None, wait: float = 1.0):
+    """Start ``args``, wait for ``marker`` on stdout (else for a worker process), send SIGINT.
 
     Return the exit code, stdout, stderr and the seconds from the signal to the exit.
     """
@@ -117,6 +118,8 @@ def sigint_after_start(args: list[str], marker: str | None = None, wait: float =
     if marker is not None:
         assert job.stdout is not None
         assert job.stdout.readline() == marker + "\n"
+    else:
+        assert wait_for(lambda: children(job.pid), timeout=120), "no worker process started"
     time.sleep(wait)
     job.send_signal(signal.SIGINT)
     sent = time.monotonic()
@@ -140,7 +143,8 @@ NOTHING_SAVED = re.compile(
     ],
 )
 def test_ctrl_c_raises_count_interrupted_on_every_path(tmp_path, call):
-    code = f"import cpqueens\nprint('go', flush=True)\ntry:\n    {call}\n" + (
+    started = "progress=lambda done, total: done or print('go', flush=True))"
+    code = f"import cpqueens\ntry:\n    {call[:-1]}, {started}\n" + (
         "except cpqueens.CountInterrupted as stop:\n    print(stop)\n"
     )
     returncode, out, err, _ = sigint_after_start([sys.executable, "-c", code], "go", 1.5)
