@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from tests.processes import children, wait_for
+from tests.processes import alive, children, wait_for
 
 PACKAGE = Path(cpqueens.__file__).resolve().parent
 
@@ -284,3 +284,62 @@ def test_mypy_finds_the_types_of_the_installed_package(tmp_path):
         "\"Literal['bitmsk']\"; expected \"Literal['auto', 'cpsat', 'python-constraint', "
         "'bitmask']\"  [arg-type]"
     )
+
+
+def start_cli_count(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, list[int]]:
+    """Start ``cpqueens count ARGS`` from ``tmp_path``; return it once its workers run."""
+    job = subprocess.Popen(
+        [str(Path(sys.executable).with_name("cpqueens")), "count", *args],
+        cwd=tmp_path, env=user_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert wait_for(lambda: len(workers_of(job.pid)) >= 2, timeout=120), "no workers started"
+    time.sleep(1.0)  # the workers are counting
+    return job, workers_of(job.pid)
+
+
+def workers_of(pid: int) -> list[int]:
+    """The pool's worker processes of ``pid``: its children that run cpqueens' tasks."""
+    found = []
+    for child in children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"resource_tracker" not in command:
+            found.append(child)
+    return found
+
+
+def test_a_killed_worker_is_replaced_and_the_count_stays_exact(tmp_path):
+    job, workers = start_cli_count(tmp_path, "17", "--workers", "2", "--placed", "0,3")
+    assert job.poll() is None, "the count ended before a worker could be killed"
+    os.kill(workers[0], signal.SIGKILL)
+    out, err = job.communicate(timeout=300)
+    expected = cpqueens.model(17, placed=[(0, 3)]).count("bitmask", workers=2)
+    assert (job.returncode, out, err) == (0, f"{expected}\n", "")
+
+
+def test_ctrl_c_with_a_stopped_worker_still_ends_at_once(tmp_path):
+    job, workers = start_cli_count(tmp_path, "19", "--workers", "2")
+    os.kill(workers[0], signal.SIGSTOP)
+    job.send_signal(signal.SIGINT)
+    out, err = job.communicate(timeout=60)
+    assert (job.returncode, out) == (130, "")
+    assert NOTHING_SAVED.fullmatch(err.removeprefix("cpqueens: ").strip()), err
+    assert wait_for(lambda: not any(alive(pid) for pid in workers), timeout=10)
+
+
+def test_sigterm_stops_like_ctrl_c_and_leaves_no_warning(tmp_path):
+    checkpoint = tmp_path / "q15.json"
+    job, workers = start_cli_count(
+        tmp_path, "15", "--placed", "7,3", "--workers", "2", "--checkpoint", str(checkpoint)
+    )
+    job.send_signal(signal.SIGTERM)
+    out, err = job.communicate(timeout=60)
+    assert (job.returncode, out) == (143, "")
+    assert re.fullmatch(
+        rf"cpqueens: interrupted: \d+ of \d+ subproblems are saved in {re.escape(str(checkpoint))}"
+        r"; run the same command again to resume\n",
+        err,
+    ), err
+    assert wait_for(lambda: not any(alive(pid) for pid in workers), timeout=10)
