@@ -34,6 +34,8 @@ from cpqueens.symmetry import group, leader, subproblems
 
 #: The split aims at this many subproblems per worker, so that no worker idles at the end.
 SUBPROBLEMS_PER_WORKER = 16
+#: The split never lists more subproblems than this (each one row deeper is up to n times more).
+MAX_SUBPROBLEMS = 100_000
 #: How often a count starts a fresh local pool after a worker process died.
 POOL_RESTARTS = 2
 #: A cluster without a worker for this long gives up (seconds).
@@ -122,9 +124,11 @@ def split_for(model: Model, workers: int, backend: str) -> tuple[int, tuple[Subp
     free_rows = model.n - len(model.placed)
     most = max(1, free_rows // 2)
     target = SUBPROBLEMS_PER_WORKER * workers
+    if model.n > MAX_SUBPROBLEMS:  # a board this wide is counted whole (memory stays flat)
+        return 0, subproblems(model, backend, 0)
     depth = 1
     parts = subproblems(model, backend, depth)
-    while depth < most and len(parts) < target:
+    while depth < most and len(parts) < target and len(parts) * model.n <= MAX_SUBPROBLEMS:
         depth += 1
         parts = subproblems(model, backend, depth)
     return depth, parts

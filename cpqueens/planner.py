@@ -35,6 +35,9 @@ PREFERENCE = ("bitmask", "cpsat", "python-constraint")
 #: (a backend may say otherwise with its own PARALLEL_MIN_FREE_ROWS).
 PARALLEL_MIN_FREE_ROWS = 13
 
+#: A local pool has at most this many worker processes per core.
+MAX_WORKERS_PER_CORE = 4
+
 #: The symmetry kernels' board sizes (``cpqueens.class_count`` holds the limits).
 KERNEL_MIN_N, KERNEL_MAX_N = 5, 31
 #: Below this size pure Python has counted the board before numba has loaded,
@@ -94,9 +97,11 @@ def processes(model: Model, backend: str, workers: int | None, kernels: bool) ->
 
     ``workers`` None: every core for a long search, else this process. A long
     search runs in workers even when one is asked for, so that Ctrl-C and
-    time limits stop it at once.
+    time limits stop it at once. At most ``MAX_WORKERS_PER_CORE`` per core:
+    the search is pure CPU, more processes only cost memory.
     """
     long = is_long(model, backend, kernels)
+    cores = os.cpu_count() or 1
     if workers is None:
-        return (os.cpu_count() or 1) if long else 0
-    return workers if long or workers > 1 else 0
+        return cores if long else 0
+    return min(workers, MAX_WORKERS_PER_CORE * cores) if long or workers > 1 else 0

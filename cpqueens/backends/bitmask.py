@@ -66,6 +66,8 @@ def compile_plan(model) -> Plan:
     for colour, row, col in placed:
         masks = allowed[colour]
         masks[row] &= 1 << col
+        if n > NATIVE_MAX_N:
+            continue  # the DFS rejects the attacks anyway; n masks of n bits each would not fit
         # The placed queen takes its column and diagonals from every other row:
         # offset 0 keeps col, -1 keeps col - row, +1 keeps col + row.
         for other in range(n):
