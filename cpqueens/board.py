@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from cpqueens import drawing
 from cpqueens.constraints import Cell
@@ -13,23 +14,34 @@ from cpqueens.constraints import Cell
 GRID_FORMATS = {"0/1": ("1", "0"), "'*'/'.'": ("*", ".")}
 
 
+def _is_integer(value: object) -> TypeGuard[numbers.Integral]:
+    """Whether ``value`` is any ``numbers.Integral`` (``numpy.int64`` too) but a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 def check_size(n: object) -> int:
-    """Return ``n`` if it is a board size (an int >= 1, not a bool), else raise.
+    """Return ``n`` as a plain int if it is a board size (an integer >= 1, not a bool), else raise.
+
+    Any ``numbers.Integral`` is an integer (``numpy.int64`` too); bools and
+    floats are refused.
 
     >>> check_size(8)
     8
     """
-    if isinstance(n, bool) or not isinstance(n, int):
+    if not _is_integer(n):
         raise TypeError(f"board size n must be an int >= 1, got {n!r} ({type(n).__name__})")
-    if n < 1:
-        raise ValueError(f"board size n must be an int >= 1, got {n}")
-    return n
+    size = int(n)
+    if size < 1:
+        raise ValueError(f"board size n must be an int >= 1, got {size}")
+    return size
 
 
 def check_cells(cells: Iterable[object], n: int, what: str) -> tuple[Cell, ...]:
     """Validate (row, col) pairs on an n x n board; return them sorted, without repeats.
 
     ``what`` names the cells in error messages ("blocked cell", "placed queen").
+    Coordinates may be any ``numbers.Integral`` but bool; they come back as
+    plain ints.
 
     >>> check_cells([(1, 2), (0, 3), (1, 2)], 4, "blocked cell")
     ((0, 3), (1, 2))
@@ -41,10 +53,10 @@ def check_cells(cells: Iterable[object], n: int, what: str) -> tuple[Cell, ...]:
         if (
             not isinstance(cell, (tuple, list))
             or len(cell) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in cell)
+            or not all(_is_integer(v) for v in cell)
         ):
             raise TypeError(f"{what} must be a (row, col) pair of ints, got {cell!r}")
-        row, col = cell
+        row, col = int(cell[0]), int(cell[1])
         if not (0 <= row < n and 0 <= col < n):
             raise ValueError(
                 f"{what} {(row, col)!r} is off the {n}x{n} board: "
@@ -137,7 +149,7 @@ class Board:
     blocked: tuple[Cell, ...] = ()
 
     def __post_init__(self) -> None:
-        check_size(self.n)
+        object.__setattr__(self, "n", check_size(self.n))
         object.__setattr__(self, "blocked", check_cells(self.blocked, self.n, "blocked cell"))
 
     @classmethod

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
 from cpqueens import Board
+from cpqueens.board import check_cells, check_size
 
 from . import oracle
 
@@ -131,3 +133,41 @@ def test_board_has_no_column_drawing():
 def test_model_accepts_a_parsed_board():
     m = cpqueens.model(Board.parse(P1562_SAMPLE), blocked=[(3, 3)])
     assert m.board.blocked == ((0, 2), (1, 1), (1, 3), (3, 3))
+
+
+# Input faults, item 10: any numbers.Integral is an integer (numpy's too), bools and floats are not.
+
+
+def test_numpy_integers_are_sizes_and_coordinates():
+    size = check_size(np.int64(8))
+    assert (size, type(size)) == (8, int)
+    cells = check_cells([(np.int64(1), np.int32(2)), (np.uint8(0), 3)], np.int16(4), "blocked cell")
+    assert cells == ((0, 3), (1, 2))
+    assert {type(v) for cell in cells for v in cell} == {int}
+    board = Board(np.int64(4), [(np.int64(0), np.int64(1))])
+    assert board == Board(4, ((0, 1),))
+    assert type(board.n) is int
+    m = cpqueens.model(np.int64(8), placed=[(np.int8(0), np.int16(0)), (np.int64(3), 5)])
+    assert m.count(backend="bitmask") == len(oracle.solutions(8, placed=[(0, 0), (3, 5)]))
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: check_size(np.float64(8.0)), TypeError,
+         "board size n must be an int >= 1, got np.float64(8.0) (float64)"),
+        (lambda: check_size(np.bool_(True)), TypeError,
+         "board size n must be an int >= 1, got np.True_ (bool)"),
+        (lambda: check_size(True), TypeError, "board size n must be an int >= 1, got True (bool)"),
+        (lambda: check_size(np.int64(0)), ValueError, "board size n must be an int >= 1, got 0"),
+        (lambda: check_cells([(np.float64(1.0), 0)], 4, "placed queen"), TypeError,
+         "placed queen must be a (row, col) pair of ints, got (np.float64(1.0), 0)"),
+        (lambda: check_cells([(True, 0)], 4, "blocked cell"), TypeError,
+         "blocked cell must be a (row, col) pair of ints, got (True, 0)"),
+        (lambda: check_cells([(np.int64(-1), 0)], 4, "placed queen"), ValueError,
+         "placed queen (-1, 0) is off the 4x4 board: row and column must be in 0..3"),
+    ],
+)  # fmt: skip
+def test_bools_floats_and_off_board_numpy_values_are_refused(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call()
