@@ -20,6 +20,7 @@ from . import oracle
 ROOT = Path(__file__).resolve().parent.parent
 SEED_001_SAMPLE = "1111\n1111\n1111\n1111\n"
 P1562_SAMPLE = "**.*\n*.*.\n****\n****\n"
+B = ("--backend", "bitmask")
 
 
 def run(*args: str, stdin: str = "", prelude: str = "") -> subprocess.CompletedProcess[str]:
@@ -58,6 +59,16 @@ def test_count_a_board_from_stdin_gives_n():
     result = run("count", "--colours", "2", "--board", "-", "--backend", "bitmask",
                  stdin=SEED_001_SAMPLE)  # fmt: skip
     assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+
+
+def test_count_a_judge_file_with_its_size_line():
+    # Seed 001's input: n, then n rows; 2n queens on a free 4-board: 2.
+    result = run("count", "--colours", "2", "--board", "-", "--backend", "bitmask",
+                 stdin="4\n" + SEED_001_SAMPLE)  # fmt: skip
+    assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+    result = run("count", "4", "--board", "-", *B, stdin="4\r\n" + P1562_SAMPLE)
+    expected = len(oracle.solutions(4, blocked=[(0, 2), (1, 1), (1, 3)]))
+    assert (result.returncode, result.stdout) == (0, f"{expected}\n")
 
 
 def test_count_a_board_file(tmp_path):
@@ -150,9 +161,6 @@ def test_console_script_is_declared():
     assert pyproject["project"]["scripts"] == {"cpqueens": "cpqueens.cli:main"}
 
 
-B = ("--backend", "bitmask")
-
-
 @pytest.mark.parametrize(
     ("args", "stdin", "code", "line"),
     [
@@ -194,9 +202,13 @@ B = ("--backend", "bitmask")
         (["count", "--board", "-"], "111\n11\n111\n", 1,
          "cpqueens: error: board file <stdin>: line 2, column 3: row 2 has 2 cells, "
          "expected 3 like the first row (line 1)"),
-        (["count", "--board", "-"], "4\n1111\n1111\n1111\n1111\n", 1,
-         "cpqueens: error: board file <stdin>: line 1, column 1: unknown character '4': "
-         "expected a grid of 0/1 (1 = a queen may stand) or of '*' and '.' ('.' = blocked)"),
+        (["count", "--board", "-"], "5\n1111\n1111\n1111\n1111\n", 1,
+         "cpqueens: error: board file <stdin>: line 1, column 1: the size line says 5 but the "
+         "grid below it is 4x4: expected 4"),
+        (["count", "--board", "-"], "x.\n..\n", 1,
+         "cpqueens: error: board file <stdin>: line 1, column 1: unknown character 'x': "
+         "expected a grid of 0/1 (1 = a queen may stand), of '*' and '.' ('.' = blocked) "
+         "or of '.' and '#' ('#' = blocked)"),
         (["count", "--board", "-"], "**\n*1\n", 1,
          "cpqueens: error: board file <stdin>: line 2, column 2: unknown character '1' in a "
          "'*'/'.' grid: expected '*' or '.'"),
@@ -205,7 +217,8 @@ B = ("--backend", "bitmask")
          "the grid has 2 cells per row (line 1), so expected 2 rows"),
         (["count", "--board", "-"], "", 1,
          "cpqueens: error: board file <stdin>: line 1, column 1: no grid: expected rows of 0/1 "
-         "(1 = a queen may stand) or of '*' and '.' ('.' = blocked)"),
+         "(1 = a queen may stand), of '*' and '.' ('.' = blocked) or of '.' and '#' "
+         "('#' = blocked)"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_on_stderr(args, stdin, code, line):
