@@ -85,8 +85,10 @@ GRID_FORMATS = {
         "expected '.', '#' or a queen letter 'A'..'Z'",
     ),
 }
-#: The values of ``Board.parse``'s ``format=``: "auto" decides from the grid's characters.
-FORMATS = ("auto", *GRID_FORMATS)
+#: A value of ``Board.parse``'s ``format=``: "auto" decides from the grid's characters.
+Format = Literal["auto", "01", "p1562", "drawing"]
+#: Every value of ``format=``, in the order of ``Format``.
+FORMATS: tuple[Format, ...] = ("auto", "01", "p1562", "drawing")
 
 #: Per character, the grid formats it belongs to ('.' belongs to two).
 _OWNERS: dict[str, tuple[str, ...]] = {}
@@ -107,7 +109,7 @@ _SIZE_LINE = re.compile(r"[0-9]+")
 Line = tuple[int, str]
 
 
-def parse_grid(text: str, format: str = "auto") -> tuple[int, tuple[Cell, ...]]:
+def parse_grid(text: str, format: Format = "auto") -> tuple[int, tuple[Cell, ...]]:
     r"""Read a board's text; return its size and its blocked cells.
 
     ``Board.parse`` documents the formats and the rules; errors name the
@@ -143,7 +145,7 @@ def _trim(lines: list[Line]) -> list[Line]:
     return lines[start:end]
 
 
-def _read_sized(lines: list[Line], format: str) -> tuple[int, tuple[Cell, ...]] | None:
+def _read_sized(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...]] | None:
     """Read a leading size line and the grid below it; None if the first line is a grid row.
 
     The first line is a decimal integer k. It is the size line when the lines
@@ -180,7 +182,7 @@ def _read_sized(lines: list[Line], format: str) -> tuple[int, tuple[Cell, ...]] 
     return n, blocked
 
 
-def _read_grid(lines: list[Line], format: str) -> tuple[int, tuple[Cell, ...]]:
+def _read_grid(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...]]:
     """Read a square grid from ``lines`` (no blank line at either end) in ``format``."""
     form = GRID_FORMATS[_decide(lines) if format == "auto" else format]
     first_line = lines[0][0]
@@ -256,7 +258,7 @@ class Board:
         object.__setattr__(self, "blocked", check_cells(self.blocked, self.n, "blocked cell"))
 
     @classmethod
-    def parse(cls, text: str, *, format: str = "auto") -> Board:
+    def parse(cls, text: str, *, format: Format = "auto") -> Board:
         r"""Read a board from text: the judges' grids or what cpqueens prints.
 
         Three grid formats, one character per cell:
