@@ -2,34 +2,44 @@
 
 from __future__ import annotations
 
+import numbers
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from cpqueens import drawing
 from cpqueens.constraints import Cell
 
-#: The seeds' two grid formats: name -> (the character of a free cell, of a blocked cell).
-GRID_FORMATS = {"0/1": ("1", "0"), "'*'/'.'": ("*", ".")}
+
+def _is_integer(value: object) -> TypeGuard[numbers.Integral]:
+    """Whether ``value`` is any ``numbers.Integral`` (``numpy.int64`` too) but a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def check_size(n: object) -> int:
-    """Return ``n`` if it is a board size (an int >= 1, not a bool), else raise.
+    """Return ``n`` as a plain int if it is a board size (an integer >= 1, not a bool), else raise.
+
+    Any ``numbers.Integral`` is an integer (``numpy.int64`` too); bools and
+    floats are refused.
 
     >>> check_size(8)
     8
     """
-    if isinstance(n, bool) or not isinstance(n, int):
+    if not _is_integer(n):
         raise TypeError(f"board size n must be an int >= 1, got {n!r} ({type(n).__name__})")
-    if n < 1:
-        raise ValueError(f"board size n must be an int >= 1, got {n}")
-    return n
+    size = int(n)
+    if size < 1:
+        raise ValueError(f"board size n must be an int >= 1, got {size}")
+    return size
 
 
 def check_cells(cells: Iterable[object], n: int, what: str) -> tuple[Cell, ...]:
     """Validate (row, col) pairs on an n x n board; return them sorted, without repeats.
 
     ``what`` names the cells in error messages ("blocked cell", "placed queen").
+    Coordinates may be any ``numbers.Integral`` but bool; they come back as
+    plain ints.
 
     >>> check_cells([(1, 2), (0, 3), (1, 2)], 4, "blocked cell")
     ((0, 3), (1, 2))
@@ -41,10 +51,10 @@ def check_cells(cells: Iterable[object], n: int, what: str) -> tuple[Cell, ...]:
         if (
             not isinstance(cell, (tuple, list))
             or len(cell) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in cell)
+            or not all(_is_integer(v) for v in cell)
         ):
             raise TypeError(f"{what} must be a (row, col) pair of ints, got {cell!r}")
-        row, col = cell
+        row, col = int(cell[0]), int(cell[1])
         if not (0 <= row < n and 0 <= col < n):
             raise ValueError(
                 f"{what} {(row, col)!r} is off the {n}x{n} board: "
@@ -54,31 +64,128 @@ def check_cells(cells: Iterable[object], n: int, what: str) -> tuple[Cell, ...]:
     return tuple(sorted(checked))
 
 
-def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
-    r"""Read a square grid of cells; return its size and its blocked cells.
+@dataclass(frozen=True)
+class GridFormat:
+    """One text form of a board: the characters of its free cells and of its blocked cells."""
 
-    The grid is rows of 0/1 (1 = a queen may stand, 0 = blocked) or rows of
-    '*' and '.' ('.' = blocked); the first cell decides which. Spaces between
-    cells, blank lines around the grid and trailing spaces are ignored. Errors
-    name the 1-based line and column of the text.
+    label: str  #: its name in error messages
+    free: str  #: every character of a free cell
+    blocked: str  #: the character of a blocked cell
+    expected: str  #: what an error says a cell of this form must be
+
+
+#: The grid formats ``Board.parse`` reads, by the name its ``format=`` takes.
+GRID_FORMATS = {
+    "01": GridFormat("0/1", "1", "0", "expected '1' or '0'"),
+    "p1562": GridFormat("'*'/'.'", "*", ".", "expected '*' or '.'"),
+    "drawing": GridFormat(
+        "'.'/'#'",
+        drawing.EMPTY + drawing.COLOUR_LETTERS,
+        drawing.BLOCKED,
+        "expected '.', '#' or a queen letter 'A'..'Z'",
+    ),
+}
+#: A value of ``Board.parse``'s ``format=``: "auto" decides from the grid's characters.
+Format = Literal["auto", "01", "p1562", "drawing"]
+#: Every value of ``format=``, in the order of ``Format``.
+FORMATS: tuple[Format, ...] = ("auto", "01", "p1562", "drawing")
+
+#: Per character, the grid formats it belongs to ('.' belongs to two).
+_OWNERS: dict[str, tuple[str, ...]] = {}
+for _name, _form in GRID_FORMATS.items():
+    for _char in _form.free + _form.blocked:
+        _OWNERS[_char] = (*_OWNERS.get(_char, ()), _name)
+del _name, _form, _char
+
+#: What a board's text may be, for errors that cannot name one format.
+ANY_GRID = (
+    "0/1 (1 = a queen may stand), of '*' and '.' ('.' = blocked) or of '.' and '#' ('#' = blocked)"
+)
+
+#: A leading line that may give n: a decimal integer (ASCII digits only).
+_SIZE_LINE = re.compile(r"[0-9]+")
+
+#: A line of the text: its 1-based number and its characters.
+Line = tuple[int, str]
+
+
+def parse_grid(text: str, format: Format = "auto") -> tuple[int, tuple[Cell, ...]]:
+    r"""Read a board's text; return its size and its blocked cells.
+
+    ``Board.parse`` documents the formats and the rules; errors name the
+    1-based line and column of the text.
 
     >>> parse_grid("1 0\n1 1\n")
+    (2, ((0, 1),))
+    >>> parse_grid("2\n.#\n..")
     (2, ((0, 1),))
     """
     if not isinstance(text, str):
         raise TypeError(f"board text must be a str, got {text!r} ({type(text).__name__})")
-    lines = list(enumerate(text.splitlines(), start=1))
-    while lines and not lines[-1][1].strip():
-        lines.pop()
-    while lines and not lines[0][1].strip():
-        lines.pop(0)
+    if format not in FORMATS:
+        choices = ", ".join(repr(name) for name in FORMATS)
+        raise ValueError(f"unknown board format {format!r}: expected one of {choices}")
+    lines = _trim(list(enumerate(text.removeprefix("\ufeff").splitlines(), start=1)))
     if not lines:
+        raise ValueError(f"line 1, column 1: no grid: expected rows of {ANY_GRID}")
+    if _SIZE_LINE.fullmatch(lines[0][1].strip()):
+        sized = _read_sized(lines, format)
+        if sized is not None:
+            return sized
+    return _read_grid(lines, format)
+
+
+def _trim(lines: list[Line]) -> list[Line]:
+    """``lines`` without the blank lines at either end."""
+    start, end = 0, len(lines)
+    while start < end and not lines[start][1].strip():
+        start += 1
+    while end > start and not lines[end - 1][1].strip():
+        end -= 1
+    return lines[start:end]
+
+
+def _read_sized(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...]] | None:
+    """Read a leading size line and the grid below it; None if the first line is a grid row.
+
+    The first line is a decimal integer k. It is the size line when the lines
+    below it are a k x k grid, and it must be one when it has a digit other
+    than 0 and 1 (no grid row has): then the grid's errors are raised, and k
+    must be the grid's n.
+    """
+    number, line = lines[0]
+    size = line.strip()
+    k = int(size)
+    must = not set(size) <= {"0", "1"}
+    rest = _trim(lines[1:])
+    if not rest:
+        if must:
+            raise ValueError(
+                f"line {number + 1}, column 1: no grid after the size line {size}: "
+                f"expected {k} rows of {k} cells"
+            )
+        return None
+    if not must and (len(rest) != k or sum(not c.isspace() for c in rest[0][1]) != k):
+        return None  # not k rows of k cells: the first line is a grid row
+    try:
+        n, blocked = _read_grid(rest, format)
+    except ValueError:
+        if must:
+            raise
+        return None
+    if n != k:
+        column = len(line) - len(line.lstrip()) + 1
         raise ValueError(
-            "line 1, column 1: no grid: expected rows of 0/1 (1 = a queen may stand) "
-            "or of '*' and '.' ('.' = blocked)"
+            f"line {number}, column {column}: the size line says {size} but the grid "
+            f"below it is {n}x{n}: expected {n}"
         )
+    return n, blocked
+
+
+def _read_grid(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...]]:
+    """Read a square grid from ``lines`` (no blank line at either end) in ``format``."""
+    form = GRID_FORMATS[_decide(lines) if format == "auto" else format]
     first_line = lines[0][0]
-    grid_name = free = blocked_char = ""
     n = 0
     blocked: list[Cell] = []
     for row, (number, line) in enumerate(lines):
@@ -86,7 +193,6 @@ def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
         if not cells:
             raise ValueError(f"line {number}, column 1: blank line inside the grid")
         if row == 0:
-            grid_name, (free, blocked_char) = _grid_format(number, *cells[0])
             n = len(cells)
         if row == n:
             raise ValueError(
@@ -94,10 +200,10 @@ def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
                 f"per row (line {first_line}), so expected {n} rows"
             )
         for column, char in cells:
-            if char not in (free, blocked_char):
+            if char != form.blocked and char not in form.free:
                 raise ValueError(
                     f"line {number}, column {column}: unknown character {char!r} in a "
-                    f"{grid_name} grid: expected {free!r} or {blocked_char!r}"
+                    f"{form.label} grid: {form.expected}"
                 )
         if len(cells) != n:
             column = cells[n][0] if len(cells) > n else len(line.rstrip()) + 1
@@ -105,7 +211,7 @@ def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
                 f"line {number}, column {column}: row {row + 1} has {len(cells)} cells, "
                 f"expected {n} like the first row (line {first_line})"
             )
-        blocked.extend((row, col) for col, (_, char) in enumerate(cells) if char == blocked_char)
+        blocked.extend((row, col) for col, (_, char) in enumerate(cells) if char == form.blocked)
     if len(lines) < n:
         raise ValueError(
             f"line {lines[-1][0] + 1}, column 1: the grid ends after {len(lines)} rows, "
@@ -114,15 +220,26 @@ def parse_grid(text: str) -> tuple[int, tuple[Cell, ...]]:
     return n, tuple(blocked)
 
 
-def _grid_format(number: int, column: int, char: str) -> tuple[str, tuple[str, str]]:
-    """The name and (free, blocked) characters of the grid format whose first cell is ``char``."""
-    for name, pair in GRID_FORMATS.items():
-        if char in pair:
-            return name, pair
-    raise ValueError(
-        f"line {number}, column {column}: unknown character {char!r}: expected a grid of "
-        "0/1 (1 = a queen may stand) or of '*' and '.' ('.' = blocked)"
-    )
+def _decide(lines: list[Line]) -> str:
+    """The format of a grid: that of its first character in one format only, else 'drawing'.
+
+    Reading row by row, '.' (free in the drawing, blocked in P1562) decides
+    nothing; a grid of '.' alone is the drawing of a free board. A character of
+    no format met before the deciding one is an error.
+    """
+    for number, line in lines:
+        for column, char in enumerate(line, 1):
+            if char.isspace():
+                continue
+            owners = _OWNERS.get(char, ())
+            if len(owners) == 1:
+                return owners[0]
+            if not owners:
+                raise ValueError(
+                    f"line {number}, column {column}: unknown character {char!r}: "
+                    f"expected a grid of {ANY_GRID}"
+                )
+    return "drawing"
 
 
 @dataclass(frozen=True)
@@ -137,23 +254,56 @@ class Board:
     blocked: tuple[Cell, ...] = ()
 
     def __post_init__(self) -> None:
-        check_size(self.n)
+        object.__setattr__(self, "n", check_size(self.n))
         object.__setattr__(self, "blocked", check_cells(self.blocked, self.n, "blocked cell"))
 
     @classmethod
-    def parse(cls, text: str) -> Board:
-        r"""Read a board from the seeds' grids: rows of 0/1 (1 = free) or of * and . (. = blocked).
+    def parse(cls, text: str, *, format: Format = "auto") -> Board:
+        r"""Read a board from text: the judges' grids or what cpqueens prints.
 
-        Spaces between cells, blank lines around the grid and trailing spaces
-        are fine; a ragged row, the wrong number of rows or an unknown
-        character is a ValueError naming the line and column.
+        Three grid formats, one character per cell:
+
+        - ``"01"``: rows of 0/1, 1 = a queen may stand, 0 = blocked (seed 001);
+        - ``"p1562"``: rows of '*' and '.', '*' = free, '.' = blocked (Luogu P1562);
+        - ``"drawing"``: what ``str(board)`` and ``str(solution)`` print: '.' =
+          free, '#' = blocked, a queen letter (A-Z, ``drawing.COLOUR_LETTERS``)
+          = free, so a drawn solution reads back as its board.
+
+        ``format="auto"`` (the default) decides from the characters of the
+        whole grid, not its first cell: reading row by row, the first
+        character that belongs to one format only decides ('1'/'0' -> "01",
+        '*' -> "p1562", '#' or a letter -> "drawing"); '.' belongs to both
+        "p1562" and "drawing" and decides nothing, so a grid of '.' alone is
+        the drawing of a free board (force ``format="p1562"`` to read it as
+        all blocked). Any character outside the decided format, such as a '*'
+        after a '1', is an error naming its line and column: formats never mix.
+        ``Board.parse(str(board)) == board`` for every board.
+
+        A leading line that is a decimal integer k is a judge file's size line
+        when the lines below it are a k x k grid. A leading line with a digit
+        other than 0 and 1 is always a size line: the grid below it must be
+        k x k (else a ValueError naming the size line's line and both sizes).
+        Otherwise a line of 0/1 digits is the grid's first row: "11\n11" is a
+        2x2 grid and a single line "1" or "0" a 1x1 grid, while "1\n0" is
+        n = 1 and a blocked cell. No grid is misread this way: the rows of a
+        square grid after its first never make a square grid themselves.
+
+        A UTF-8 byte order mark at the start, spaces between cells, blank
+        lines around the grid, trailing spaces and CRLF line ends are fine; a
+        ragged row, the wrong number of rows or an unknown character is a
+        ValueError naming the line and column; an unknown ``format`` is a
+        ValueError listing the choices.
 
         >>> Board.parse("1011\n1111\n1111\n1111").blocked
         ((0, 1),)
-        >>> Board.parse("**.*\n*.*.\n****\n****").blocked
+        >>> Board.parse("4\n**.*\n*.*.\n****\n****").blocked
         ((0, 2), (1, 1), (1, 3))
+        >>> Board.parse("..#\n...\n.Q.") == Board(3, ((0, 2),))
+        True
+        >>> Board.parse("..\n..", format="p1562").blocked
+        ((0, 0), (0, 1), (1, 0), (1, 1))
         """
-        n, blocked = parse_grid(text)
+        n, blocked = parse_grid(text, format)
         return cls(n, blocked)
 
     @property

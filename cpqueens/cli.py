@@ -10,6 +10,7 @@ import argparse
 import json
 import logging
 import os
+import re
 import signal
 import sys
 import time
@@ -83,6 +84,19 @@ def cell(text: str) -> tuple[int, int]:
     return row, col
 
 
+def take_negative_cells(parser: argparse.ArgumentParser) -> None:
+    """Make ``parser`` read a cell with a negative row, such as ``-1,0``, as an argument.
+
+    argparse reads an argument that starts with '-' as an option unless it
+    looks like a negative number (newer argparse versions already count
+    ``-1,0`` as one, Python 3.11's does not). As no option looks like a
+    number, ``--placed -1,0`` then reaches the library's check of the cell
+    instead of failing as an option without its arguments.
+    """
+    numbers = parser._negative_number_matcher.pattern
+    parser._negative_number_matcher = re.compile(rf"(?:{numbers})|^-\d+,-?\d+$")
+
+
 def add_problem_options(parser: argparse.ArgumentParser) -> None:
     """The options that state a problem and pick a backend, shared by count and solve."""
     parser.add_argument("n", metavar="N", nargs="?", type=int, help="the board size")
@@ -101,6 +115,7 @@ def add_problem_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="colour-0 queens fixed at 0-based (row, col)",
     )
+    take_negative_cells(parser)
     parser.add_argument(
         "--backend",
         metavar="B",
@@ -179,14 +194,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def read_board(path: str) -> Board:
-    """The board in file ``path`` ('-' = stdin)."""
+    """The board in file ``path`` ('-' = stdin): UTF-8 text, a byte order mark skipped."""
     name = "<stdin>" if path == "-" else repr(path)
     try:
         if path == "-":
-            text = sys.stdin.read()
+            if sys.stdin is None:
+                raise UsageError(f"cannot read board file {name}: no standard input")
+            stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes unless stdin was replaced
+            data = stdin.read()
         else:
-            with open(path, encoding="utf-8") as file:
-                text = file.read()
+            with open(path, "rb") as file:
+                data = file.read()
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         raise UsageError(f"cannot read board file {name}: {reason}") from None

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import cpqueens
 from cpqueens import Board
+from cpqueens.board import check_cells, check_size
+from cpqueens.drawing import COLOUR_LETTERS
 
 from . import oracle
 
@@ -48,17 +51,19 @@ def test_parse_tolerates_layout(text):
 
 
 def test_parse_one_by_one():
-    assert Board.parse("1") == Board(1)
-    assert Board.parse(".") == Board(1, ((0, 0),))
+    assert [Board.parse(text) for text in ("1", "*", ".", "Q")] == [Board(1)] * 4
+    assert [Board.parse(text) for text in ("0", "#")] == [Board(1, ((0, 0),))] * 2
+    # A lone '.' is cpqueens' drawing of a free cell; P1562's blocked cell needs format=.
+    assert Board.parse(".", format="p1562") == Board(1, ((0, 0),))
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("", "line 1, column 1: no grid: expected rows of 0/1 (1 = a queen may stand) "
-         "or of '*' and '.' ('.' = blocked)"),
-        ("\n  \n", "line 1, column 1: no grid: expected rows of 0/1 (1 = a queen may stand) "
-         "or of '*' and '.' ('.' = blocked)"),
+        ("", "line 1, column 1: no grid: expected rows of 0/1 (1 = a queen may stand), "
+         "of '*' and '.' ('.' = blocked) or of '.' and '#' ('#' = blocked)"),
+        ("\n  \n", "line 1, column 1: no grid: expected rows of 0/1 (1 = a queen may stand), "
+         "of '*' and '.' ('.' = blocked) or of '.' and '#' ('#' = blocked)"),
         ("111\n101\n11\n", "line 3, column 3: row 3 has 2 cells, expected 3 like the first row "
          "(line 1)"),
         ("\n111\n1011\n111\n", "line 3, column 4: row 2 has 4 cells, expected 3 like the first "
@@ -76,8 +81,36 @@ def test_parse_one_by_one():
          "expected '1' or '0'"),
         ("*.\n.1\n", "line 2, column 2: unknown character '1' in a '*'/'.' grid: "
          "expected '*' or '.'"),
-        ("Q.\n..\n", "line 1, column 1: unknown character 'Q': expected a grid of 0/1 "
-         "(1 = a queen may stand) or of '*' and '.' ('.' = blocked)"),
+        ("x.\n..\n", "line 1, column 1: unknown character 'x': expected a grid of 0/1 "
+         "(1 = a queen may stand), of '*' and '.' ('.' = blocked) or of '.' and '#' "
+         "('#' = blocked)"),
+        # Formats never mix: the first character of one format only decides, '.' never does.
+        ("1.\n11\n", "line 1, column 2: unknown character '.' in a 0/1 grid: "
+         "expected '1' or '0'"),
+        ("..\n*#\n", "line 2, column 2: unknown character '#' in a '*'/'.' grid: "
+         "expected '*' or '.'"),
+        ("#.\n.*\n", "line 2, column 2: unknown character '*' in a '.'/'#' grid: "
+         "expected '.', '#' or a queen letter 'A'..'Z'"),
+        ("Q.\n.1\n", "line 2, column 2: unknown character '1' in a '.'/'#' grid: "
+         "expected '.', '#' or a queen letter 'A'..'Z'"),
+        ("Q.\n.q\n", "line 2, column 2: unknown character 'q' in a '.'/'#' grid: "
+         "expected '.', '#' or a queen letter 'A'..'Z'"),
+        ("..\n.x\n", "line 2, column 2: unknown character 'x': expected a grid of 0/1 "
+         "(1 = a queen may stand), of '*' and '.' ('.' = blocked) or of '.' and '#' "
+         "('#' = blocked)"),
+        # A size line: its number must be the grid's n.
+        ("5\n1111\n1111\n1111\n1111\n", "line 1, column 1: the size line says 5 but the "
+         "grid below it is 4x4: expected 4"),
+        ("\n  3\n**\n**\n", "line 2, column 3: the size line says 3 but the grid below it "
+         "is 2x2: expected 2"),
+        ("4\n", "line 2, column 1: no grid after the size line 4: expected 4 rows of 4 cells"),
+        ("3\n***\n**\n***\n", "line 3, column 3: row 2 has 2 cells, expected 3 like the "
+         "first row (line 2)"),
+        # A leading line of 0/1 digits without a k x k grid below is the grid's first row.
+        ("10\n111\n111\n111\n", "line 2, column 3: row 2 has 3 cells, expected 2 like the "
+         "first row (line 1)"),
+        ("\ufeff11\n1\n", "line 2, column 2: row 2 has 1 cells, expected 2 like the first "
+         "row (line 1)"),
     ],
 )  # fmt: skip
 def test_parse_errors_name_line_and_column(text, message):
@@ -107,7 +140,13 @@ def render(n: int, blocked: set[tuple[int, int]], free: str, taken: str, gap: st
 def test_parse_round_trips_random_boards(data, n, alphabet, gap):
     cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
     blocked = data.draw(st.sets(cells, max_size=n * n))
-    board = Board.parse(render(n, blocked, *alphabet, gap))
+    name = {"1": "01", "*": "p1562"}[alphabet[0]]
+    form = data.draw(st.sampled_from(["auto", name]))
+    board = Board.parse(render(n, blocked, *alphabet, gap), format=form)
+    if form == "auto" and name == "p1562" and len(blocked) == n * n:
+        # '.' alone is cpqueens' drawing of a free board: P1562's all-blocked grid needs format=.
+        assert board == Board(n)
+        return
     assert board == Board(n, tuple(blocked))
     assert model_count(board) == len(oracle.placements(n, blocked))
 
@@ -131,3 +170,134 @@ def test_board_has_no_column_drawing():
 def test_model_accepts_a_parsed_board():
     m = cpqueens.model(Board.parse(P1562_SAMPLE), blocked=[(3, 3)])
     assert m.board.blocked == ((0, 2), (1, 1), (1, 3), (3, 3))
+
+
+# Input faults, item 10: any numbers.Integral is an integer (numpy's too), bools and floats are not.
+
+
+def test_numpy_integers_are_sizes_and_coordinates():
+    size = check_size(np.int64(8))
+    assert (size, type(size)) == (8, int)
+    cells = check_cells([(np.int64(1), np.int32(2)), (np.uint8(0), 3)], np.int16(4), "blocked cell")
+    assert cells == ((0, 3), (1, 2))
+    assert {type(v) for cell in cells for v in cell} == {int}
+    board = Board(np.int64(4), [(np.int64(0), np.int64(1))])
+    assert board == Board(4, ((0, 1),))
+    assert type(board.n) is int
+    m = cpqueens.model(np.int64(8), placed=[(np.int8(0), np.int16(0)), (np.int64(3), 5)])
+    assert m.count(backend="bitmask") == len(oracle.solutions(8, placed=[(0, 0), (3, 5)]))
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: check_size(np.float64(8.0)), TypeError,
+         "board size n must be an int >= 1, got np.float64(8.0) (float64)"),
+        (lambda: check_size(np.bool_(True)), TypeError,
+         "board size n must be an int >= 1, got np.True_ (bool)"),
+        (lambda: check_size(True), TypeError, "board size n must be an int >= 1, got True (bool)"),
+        (lambda: check_size(np.int64(0)), ValueError, "board size n must be an int >= 1, got 0"),
+        (lambda: check_cells([(np.float64(1.0), 0)], 4, "placed queen"), TypeError,
+         "placed queen must be a (row, col) pair of ints, got (np.float64(1.0), 0)"),
+        (lambda: check_cells([(True, 0)], 4, "blocked cell"), TypeError,
+         "blocked cell must be a (row, col) pair of ints, got (True, 0)"),
+        (lambda: check_cells([(np.int64(-1), 0)], 4, "placed queen"), ValueError,
+         "placed queen (-1, 0) is off the 4x4 board: row and column must be in 0..3"),
+    ],
+)  # fmt: skip
+def test_bools_floats_and_off_board_numpy_values_are_refused(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call()
+
+
+# Round trips: whatever cpqueens prints reads back as the same board.
+
+
+def boards(max_n: int = 8) -> st.SearchStrategy[Board]:
+    """Random boards of size 1..max_n with any blocked cells (all free and all blocked too)."""
+
+    def blocked(n: int) -> st.SearchStrategy[Board]:
+        cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+        full = st.just(frozenset((r, c) for r in range(n) for c in range(n)))
+        chosen = st.sets(cells, max_size=n * n) | full | st.just(frozenset())
+        return chosen.map(lambda cells: Board(n, tuple(cells)))
+
+    return st.integers(1, max_n).flatmap(blocked)
+
+
+@settings(max_examples=100, deadline=None)
+@given(board=boards())
+def test_a_printed_board_reads_back_as_itself(board):
+    text = str(board)
+    assert Board.parse(text) == board
+    assert Board.parse(text, format="drawing") == board
+    assert Board.parse(f"{board.n}\n{text}\n") == board  # with a judge's size line
+    assert model_count(Board.parse(text)) == model_count(board)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(4, 8), colours=st.integers(1, 2))
+def test_a_printed_solution_reads_back_as_its_board(data, n, colours):
+    cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    board = Board(n, tuple(data.draw(st.sets(cells, max_size=n // 2))))
+    m = cpqueens.model(board, colours=colours)
+    solutions = list(m.solutions(backend="bitmask", limit=20))
+    assume(solutions)
+    solution = data.draw(st.sampled_from(solutions))
+    text = str(solution)
+    assert Board.parse(text) == solution.board == board
+    counted = cpqueens.model(Board.parse(text), colours=colours).count(backend="bitmask")
+    assert counted == m.count(backend="bitmask")
+
+
+def test_a_printed_free_board_is_free():
+    # The issue: a printed free 6-board read back as all blocked (count 0, not 4).
+    printed = str(Board(6))
+    assert printed == "\n".join(["......"] * 6)
+    assert model_count(Board.parse(printed)) == 4
+
+
+def test_every_queen_letter_is_a_free_cell():
+    n = len(COLOUR_LETTERS)
+    rows = [
+        "".join("#" if r == c else COLOUR_LETTERS[(r + c) % n] for c in range(n)) for r in range(n)
+    ]
+    assert Board.parse("\n".join(rows)) == Board(n, tuple((i, i) for i in range(n)))
+
+
+def test_parse_a_judge_file_with_its_size_line():
+    assert Board.parse("4\n" + P1562_SAMPLE) == Board.parse(P1562_SAMPLE)
+    assert Board.parse("4\n1 0 1 1\n1 1 1 1\n1 1 1 1\n1 1 1 1\n") == Board(4, ((0, 1),))
+    assert Board.parse("  4 \n\n1011\n1111\n1111\n1111\n\n") == Board(4, ((0, 1),))
+    assert Board.parse("04\n" + FREE_4) == Board(4)
+    ten = "\n".join(["1" * 9 + "0"] + ["1" * 10] * 9)
+    assert Board.parse("10\n" + ten) == Board.parse(ten) == Board(10, ((0, 9),))
+    assert Board.parse("1\n1") == Board(1)
+    assert Board.parse("1\n0") == Board(1, ((0, 0),))
+    assert Board.parse("2\n.#\n..") == Board(2, ((0, 1),))
+    # A leading line of 0/1 digits is the first row unless a k x k grid follows it.
+    assert Board.parse("11\n11") == Board(2)
+    assert Board.parse("01\n10") == Board(2, ((0, 0), (1, 1)))
+    assert Board.parse("100\n111\n111") == Board(3, ((0, 1), (0, 2)))
+
+
+def test_parse_a_byte_order_mark_and_crlf():
+    assert Board.parse("\ufeff1011\r\n1111\r\n1111\r\n1111\r\n") == Board(4, ((0, 1),))
+    assert Board.parse("\ufeff4\r\n*.**\r\n****\r\n****\r\n****\r\n") == Board(4, ((0, 1),))
+    assert Board.parse("\ufeff" + str(Board(3, ((2, 2),)))) == Board(3, ((2, 2),))
+
+
+def test_forced_formats():
+    assert Board.parse("..\n..", format="p1562") == Board(2, ((0, 0), (0, 1), (1, 0), (1, 1)))
+    assert Board.parse("..\n..", format="drawing") == Board.parse("..\n..") == Board(2)
+    assert Board.parse("10\n01", format="01") == Board(2, ((0, 1), (1, 0)))
+    expected = "line 1, column 1: unknown character '1' in a '.'/'#' grid: "
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}"):
+        Board.parse("10\n01", format="drawing")
+
+
+@pytest.mark.parametrize("form", ["01/", "P1562", "", None, "board"])
+def test_an_unknown_format_lists_the_choices(form):
+    expected = f"unknown board format {form!r}: expected one of 'auto', '01', 'p1562', 'drawing'"
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        Board.parse("11\n11", format=form)

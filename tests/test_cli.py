@@ -20,18 +20,25 @@ from . import oracle
 ROOT = Path(__file__).resolve().parent.parent
 SEED_001_SAMPLE = "1111\n1111\n1111\n1111\n"
 P1562_SAMPLE = "**.*\n*.*.\n****\n****\n"
+B = ("--backend", "bitmask")
 
 
-def run(*args: str, stdin: str = "", prelude: str = "") -> subprocess.CompletedProcess[str]:
-    """``python -m cpqueens ARGS`` on this worktree's package (``prelude``: code run first)."""
+def run(*args: str, stdin: str | bytes = "", prelude: str = "") -> subprocess.CompletedProcess[str]:
+    """``python -m cpqueens ARGS`` on this worktree's package (``prelude``: code run first).
+
+    ``stdin`` is text, encoded as UTF-8, or the exact bytes to send.
+    """
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "cpqueens", *args]
     if prelude:
         call = f"import sys; from cpqueens.cli import main; sys.exit(main({list(args)!r}))"
         command = [sys.executable, "-c", f"{prelude}\n{call}"]
-    return subprocess.run(
-        command, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    result = subprocess.run(
+        command, input=data, capture_output=True, cwd=ROOT, env=env, timeout=120
     )
+    out, err = result.stdout.decode(), result.stderr.decode()
+    return subprocess.CompletedProcess(command, result.returncode, out, err)
 
 
 def test_count():
@@ -58,6 +65,51 @@ def test_count_a_board_from_stdin_gives_n():
     result = run("count", "--colours", "2", "--board", "-", "--backend", "bitmask",
                  stdin=SEED_001_SAMPLE)  # fmt: skip
     assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+
+
+def test_count_a_judge_file_with_its_size_line():
+    # Seed 001's input: n, then n rows; 2n queens on a free 4-board: 2.
+    result = run("count", "--colours", "2", "--board", "-", "--backend", "bitmask",
+                 stdin="4\n" + SEED_001_SAMPLE)  # fmt: skip
+    assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+    result = run("count", "4", "--board", "-", *B, stdin="4\r\n" + P1562_SAMPLE)
+    expected = len(oracle.solutions(4, blocked=[(0, 2), (1, 1), (1, 3)]))
+    assert (result.returncode, result.stdout) == (0, f"{expected}\n")
+
+
+def test_what_cpqueens_prints_reads_back(tmp_path):
+    # The issue: a printed free 6-board counted 0 (its '.' read as blocked), not 4.
+    path = tmp_path / "printed.txt"
+    path.write_text(str(cpqueens.Board(6)) + "\n")
+    result = run("count", "--board", str(path), *B)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "4\n", "")
+    # A drawn solution ('#' blocked, 'Q' and 'W' queens) reads back as its board.
+    solved = run("solve", "--board", "-", "--colours", "2", "--limit", "1", *B,
+                 stdin="0111\n1111\n1111\n1110\n")  # fmt: skip
+    assert solved.stdout == "#QW.\nW..Q\nQ..W\n.WQ#\n\n"
+    result = run("count", "--board", "-", "--colours", "2", *B, stdin=solved.stdout)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+
+
+def test_a_byte_order_mark_and_crlf(tmp_path):
+    path = tmp_path / "grid.txt"
+    path.write_bytes(b"\xef\xbb\xbf4\r\n**.*\r\n*.*.\r\n****\r\n****\r\n")
+    expected = f"{len(oracle.solutions(4, blocked=[(0, 2), (1, 1), (1, 3)]))}\n"
+    result = run("count", "--board", str(path), *B)
+    assert (result.returncode, result.stdout, result.stderr) == (0, expected, "")
+    result = run("count", "--board", "-", *B, stdin=path.read_bytes())
+    assert (result.returncode, result.stdout, result.stderr) == (0, expected, "")
+    result = run("count", "--colours", "2", "--board", "-", *B,
+                 stdin="\ufeff" + SEED_001_SAMPLE.replace("\n", "\r\n"))  # fmt: skip
+    assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+
+
+def test_a_board_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "grid.txt"
+    path.write_bytes(b"11\n1\xff\n")
+    result = run("count", "--board", str(path))
+    line = f"cpqueens: error: cannot read board file {str(path)!r}: not UTF-8 text\n"
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", line)
 
 
 def test_count_a_board_file(tmp_path):
@@ -150,9 +202,6 @@ def test_console_script_is_declared():
     assert pyproject["project"]["scripts"] == {"cpqueens": "cpqueens.cli:main"}
 
 
-B = ("--backend", "bitmask")
-
-
 @pytest.mark.parametrize(
     ("args", "stdin", "code", "line"),
     [
@@ -169,6 +218,21 @@ B = ("--backend", "bitmask")
         (["count", "4", "--placed", "1,0", "1,2"], "", 1,
          "cpqueens: error: placed queens (1, 0) and (1, 2) share row 1: "
          "expected at most one placed queen per row"),
+        (["count", "8", "--placed", "-1,0"], "", 1,
+         "cpqueens: error: placed queen (-1, 0) is off the 8x8 board: "
+         "row and column must be in 0..7"),
+        (["count", "8", "--placed", "0,0", "-1,0"], "", 1,
+         "cpqueens: error: placed queen (-1, 0) is off the 8x8 board: "
+         "row and column must be in 0..7"),
+        (["count", "8", "--placed=-1,0"], "", 1,
+         "cpqueens: error: placed queen (-1, 0) is off the 8x8 board: "
+         "row and column must be in 0..7"),
+        (["solve", "4", "--placed", "0,-2", "-3,-1"], "", 1,
+         "cpqueens: error: placed queen (0, -2) is off the 4x4 board: "
+         "row and column must be in 0..3"),
+        (["count", "8", "--placed", "-1"], "", 2,
+         "cpqueens count: error: argument --placed: expected R,C (0-based row and column), "
+         "got '-1'"),
         (["count", "4", "--placed", "1"], "", 2,
          "cpqueens count: error: argument --placed: expected R,C (0-based row and column), "
          "got '1'"),
@@ -191,12 +255,18 @@ B = ("--backend", "bitmask")
          "No such file or directory"),
         (["count", "8", "--board", "-"], P1562_SAMPLE, 1,
          "cpqueens: error: N is 8 but the board in '-' is 4x4"),
+        (["count", "--board", "-"], b"\xff\xfe1\n", 1,
+         "cpqueens: error: cannot read board file <stdin>: not UTF-8 text"),
         (["count", "--board", "-"], "111\n11\n111\n", 1,
          "cpqueens: error: board file <stdin>: line 2, column 3: row 2 has 2 cells, "
          "expected 3 like the first row (line 1)"),
-        (["count", "--board", "-"], "4\n1111\n1111\n1111\n1111\n", 1,
-         "cpqueens: error: board file <stdin>: line 1, column 1: unknown character '4': "
-         "expected a grid of 0/1 (1 = a queen may stand) or of '*' and '.' ('.' = blocked)"),
+        (["count", "--board", "-"], "5\n1111\n1111\n1111\n1111\n", 1,
+         "cpqueens: error: board file <stdin>: line 1, column 1: the size line says 5 but the "
+         "grid below it is 4x4: expected 4"),
+        (["count", "--board", "-"], "x.\n..\n", 1,
+         "cpqueens: error: board file <stdin>: line 1, column 1: unknown character 'x': "
+         "expected a grid of 0/1 (1 = a queen may stand), of '*' and '.' ('.' = blocked) "
+         "or of '.' and '#' ('#' = blocked)"),
         (["count", "--board", "-"], "**\n*1\n", 1,
          "cpqueens: error: board file <stdin>: line 2, column 2: unknown character '1' in a "
          "'*'/'.' grid: expected '*' or '.'"),
@@ -205,7 +275,8 @@ B = ("--backend", "bitmask")
          "the grid has 2 cells per row (line 1), so expected 2 rows"),
         (["count", "--board", "-"], "", 1,
          "cpqueens: error: board file <stdin>: line 1, column 1: no grid: expected rows of 0/1 "
-         "(1 = a queen may stand) or of '*' and '.' ('.' = blocked)"),
+         "(1 = a queen may stand), of '*' and '.' ('.' = blocked) or of '.' and '#' "
+         "('#' = blocked)"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_on_stderr(args, stdin, code, line):
