@@ -47,9 +47,10 @@ examples:
 """
 
 BOARD_HELP = """\
-A board file (or '-' for stdin) holds the grid alone: rows of 0/1 (1 = a queen
-may stand) or of '*' and '.' ('.' = blocked), with or without spaces between
-cells. N may then be omitted; if given it must match the grid.
+A board file (or '-' for stdin) holds the grid, optionally after a line giving
+n: rows of 0/1 (1 = a queen may stand), of '*' and '.' ('.' = blocked), or of
+'.' and '#' as cpqueens prints boards ('#' = blocked), with or without spaces
+between cells. N may then be omitted; if given it must match the grid.
 
 Exit codes: 0 done; 1 a problem, board file or backend the library rejects,
 a time limit reached, or no solution to print; 2 a malformed command line;

@@ -10,5 +10,5 @@ import cpqueens
 
 backend = sys.argv[1] if len(sys.argv) > 1 else "cpsat"
 n = int(sys.stdin.readline())
-board = cpqueens.Board.parse("".join(islice(sys.stdin, n)))
+board = cpqueens.Board.parse("".join(islice(sys.stdin, n)), format="p1562")
 print(cpqueens.model(board).count(backend))

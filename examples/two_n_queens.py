@@ -15,5 +15,5 @@ import cpqueens
 backend = sys.argv[1] if len(sys.argv) > 1 else "cpsat"
 lines = (line for line in sys.stdin if line.strip())
 for first in lines:
-    board = cpqueens.Board.parse("".join(islice(lines, int(first))))
+    board = cpqueens.Board.parse("".join(islice(lines, int(first))), format="01")
     print(cpqueens.model(board, colours=2).count(backend))

@@ -145,3 +145,10 @@ def test_hdu2553_generated_stops_at_zero():
     sizes = [rng.randint(1, 9) for _ in range(12)]
     stdin = "".join(f"{n}\n" for n in sizes) + "0\n7\n"
     assert same(run("hdu2553", stdin), "".join(f"{count(n)}\n" for n in sizes))
+
+
+def test_an_all_blocked_judge_grid_stays_blocked():
+    # '.' alone would read as cpqueens' own drawing of a free board: the judges' scripts
+    # say which format they read.
+    assert run("blocked_queens", "4\n....\n....\n....\n....\n") == "0\n"
+    assert run("blocked_queens", "1\n.\n") == "0\n"
