@@ -1,4 +1,4 @@
-"""Side-by-side speed runs for issue 4's six goals and issue 5's; writes benchmarks/RESULTS.md.
+"""Side-by-side speed runs for the speed goals of issues 4, 5 and 10; writes benchmarks/RESULTS.md.
 
 Every timing is one fresh process, anchors and cpqueens interleaved repeat by
 repeat; the best of the repeats counts (the machine is shared and noisy, so the
@@ -42,6 +42,9 @@ GOALS = (
     "memory",
     "small",
     "symmetry",
+    "default",
+    "progress",
+    "pool",
 )
 
 
@@ -348,6 +351,81 @@ def bench_small(repeats: int, build: Path) -> Row:
     return row
 
 
+def bench_default(repeats: int, build: Path) -> Row:
+    """Issue 10: the default backend ("auto") answers as fast as the fastest engine."""
+    default, shown = cli_command("count", "15")
+    fastest, _ = cli_command("count", "15", "--backend", "bitmask")
+    row = Row(
+        "issue 10 default backend",
+        "count n=15, fresh process",
+        shown,
+        "`cpqueens count 15 --backend bitmask`",
+        target="<= 1.1x the bitmask engine's time (was CP-SAT: 60-240 s)",
+    )
+    times = interleave(
+        repeats,
+        {"ours": lambda: timed_command(default), "anchor": lambda: timed_command(fastest)},
+    )
+    return ratio_row(row, times, "ours", "anchor", 1 / 1.1)
+
+
+def bench_progress(repeats: int, build: Path) -> Row:
+    """Issue 10: progress reported from the symmetry kernels costs little (second call)."""
+    row = Row(
+        "issue 10 progress",
+        "count n=16, one worker (second call)",
+        "model(16).count(workers=1, progress=callback)",
+        "model(16).count(workers=1)",
+        target="<= 1.5x (was 3.4x: progress sent the count down the split path)",
+    )
+    setup = "import cpqueens\nseen = []"
+    snippets = {
+        "ours": warm_call(
+            setup, "cpqueens.model(16).count(workers=1, progress=lambda *p: seen.append(p))"
+        ),
+        "anchor": warm_call(setup, "cpqueens.model(16).count(workers=1)"),
+    }
+    times = interleave(
+        repeats,
+        {name: (lambda code=code: timed_python(code)) for name, code in snippets.items()},
+    )
+    return ratio_row(row, times, "ours", "anchor", 1 / 1.5)
+
+
+POOL_SNIPPET = """import time, os
+def main():
+    t = time.perf_counter()
+    with {pool} as pool:
+        v = sum(pool.map(abs, [-1, -2, -3, -4]))
+    print(time.perf_counter() - t, v)
+if __name__ == "__main__":
+    main()
+"""
+
+
+def bench_pool(repeats: int, build: Path) -> Row:
+    """Issue 10: loky's pool (no main guard needed) against multiprocessing's spawn pool."""
+    row = Row(
+        "issue 10 pool start",
+        "2 workers: start, 4 tiny tasks, shut down",
+        "cpqueens.pool.local_pool(2) (loky)",
+        "concurrent.futures spawn pool (needs a main guard)",
+        target="informative: the price of not re-running the user's script",
+    )
+    ours = POOL_SNIPPET.format(pool="__import__('cpqueens.pool').pool.local_pool(2)")
+    anchor = POOL_SNIPPET.format(
+        pool="__import__('concurrent.futures').futures.ProcessPoolExecutor(2, "
+        "mp_context=__import__('multiprocessing').get_context('spawn'))"
+    )
+    times = interleave(
+        repeats, {"ours": lambda: timed_python(ours), "anchor": lambda: timed_python(anchor)}
+    )
+    ratio_row(row, times, "ours", "anchor", 0.0)
+    row.met = None
+    row.note = "informative"
+    return row
+
+
 BENCHES = {
     "bitmask": bench_bitmask,
     "parallel": bench_parallel,
@@ -357,6 +435,9 @@ BENCHES = {
     "memory": bench_memory,
     "small": bench_small,
     "symmetry": bench_symmetry,
+    "default": bench_default,
+    "progress": bench_progress,
+    "pool": bench_pool,
 }
 
 
