@@ -1,15 +1,20 @@
-"""CP-SAT enumeration faults: an open search at exit, Ctrl-C in a long dry spell."""
+"""CP-SAT enumeration faults: an open search at exit, Ctrl-C in a long dry spell, time limits."""
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+from itertools import islice
 from pathlib import Path
 
 import pytest
+
+import cpqueens
+from cpqueens.backends import bitmask, cpsat
 
 from . import processes
 
@@ -160,3 +165,38 @@ def test_closing_a_search_stops_its_thread(tmp_path):
     proc = start(tmp_path, "-c", script)
     out, err = proc.communicate(timeout=120)
     assert (proc.returncode, out, err) == (0, "['MainThread']\n", "")
+
+
+def test_a_tiny_time_limit_ends_enumeration_with_the_limit_named():
+    message = r"^the time limit of 0\.001 s ended the search before it was complete$"
+    with pytest.raises(cpqueens.IncompleteSearchError, match=message):
+        list(cpsat.solutions(cpqueens.model(12), time_limit=0.001))
+    with pytest.raises(cpqueens.IncompleteSearchError, match=message):
+        cpsat.count(cpqueens.model(12), time_limit=0.001)
+
+
+def test_solutions_found_before_the_time_limit_stay_yielded():
+    # n=14 has 365,596 solutions: far more than half a second finds.
+    model = cpqueens.model(14)
+    yielded = []
+    with pytest.raises(cpqueens.IncompleteSearchError, match=r"time limit of 0\.5 s"):
+        for solution in cpsat.solutions(model, time_limit=0.5):
+            yielded.append(solution)
+    assert 0 < len(yielded) < 365_596
+    assert yielded == list(islice(bitmask.solutions(model), len(yielded)))
+
+
+def test_a_generous_time_limit_gives_the_exact_answer():
+    model = cpqueens.model(10, blocked=[(0, 0)])
+    assert cpsat.count(model, time_limit=60) == bitmask.count(model)
+    assert cpsat.count(model, time_limit=60.0) == model.count(backend="bitmask")
+    assert list(cpsat.solutions(model, time_limit=60)) == list(bitmask.solutions(model))
+
+
+@pytest.mark.parametrize("bad", [0, -1, 0.0, math.nan, True, "2", [2]])
+def test_a_time_limit_that_is_not_positive_seconds_is_refused_at_once(bad):
+    expected = r"^time_limit must be None or a number of seconds > 0, got "
+    with pytest.raises(ValueError, match=expected):
+        cpsat.solutions(cpqueens.model(8), time_limit=bad)  # not iterated: refused on the call
+    with pytest.raises(ValueError, match=expected):
+        cpsat.count(cpqueens.model(8), time_limit=bad)

@@ -161,12 +161,37 @@ def _solver() -> cp_model.CpSolver:
     return solver
 
 
-def _check_complete(status: int, solver: cp_model.CpSolver) -> None:
-    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+def _check_time_limit(time_limit: float | None) -> None:
+    """Reject a ``time_limit`` that is not None or a number of seconds > 0."""
+    if time_limit is None:
+        return
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not time_limit > 0
+    ):
+        raise ValueError(f"time_limit must be None or a number of seconds > 0, got {time_limit!r}")
+
+
+def _limited_solver(time_limit: float | None) -> cp_model.CpSolver:
+    """The enumerating solver, stopped after ``time_limit`` seconds if one is given."""
+    solver = _solver()
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
+    return solver
+
+
+def _check_complete(status: int, solver: cp_model.CpSolver, time_limit: float | None) -> None:
+    """Raise IncompleteSearchError unless ``status`` says the search saw every solution."""
+    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return
+    if time_limit is not None:
         raise IncompleteSearchError(
-            "CP-SAT stopped before enumerating every solution "
-            f"(status {solver.status_name(status)})"
+            f"the time limit of {time_limit:g} s ended the search before it was complete"
         )
+    raise IncompleteSearchError(
+        f"CP-SAT stopped before enumerating every solution (status {solver.status_name(status)})"
+    )
 
 
 class _Counter(cp_model.CpSolverSolutionCallback):
@@ -178,13 +203,17 @@ class _Counter(cp_model.CpSolverSolutionCallback):
         self.found += 1
 
 
-def count(model) -> int:
-    """The exact number of solutions; raises IncompleteSearchError if the search stopped early."""
+def count(model, time_limit: float | None = None) -> int:
+    """The exact number of solutions; raises IncompleteSearchError if the search stopped early.
+
+    ``time_limit`` (seconds > 0) ends a longer search with that error, which names the limit.
+    """
+    _check_time_limit(time_limit)
     cp, _ = build(model, lexicographic=False)
-    solver = _solver()
+    solver = _limited_solver(time_limit)
     counter = _Counter()
     status = solver.solve(cp, counter)
-    _check_complete(status, solver)
+    _check_complete(status, solver, time_limit)
     return counter.found
 
 
@@ -276,14 +305,23 @@ def _stop_live_searches() -> None:
         search.stop()
 
 
-def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
+def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Lazily yield every solution in lexicographic order; the solver runs in a thread.
 
+    ``time_limit`` (seconds > 0) bounds the whole search: when it ends the
+    search early, the solutions found so far have been yielded and the
+    iterator then raises IncompleteSearchError, which names the limit.
     Closing the iterator (or dropping it, or Ctrl-C while it waits) stops the
     solver at once, even in a long stretch without solutions.
     """
+    _check_time_limit(time_limit)
+    return _solutions(model, time_limit)
+
+
+def _solutions(model, time_limit: float | None) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """The generator behind ``solutions``."""
     cp, q = build(model)
-    search = _Search(cp, q, _solver())
+    search = _Search(cp, q, _limited_solver(time_limit))
     search.start()
     try:
         while True:
@@ -293,7 +331,7 @@ def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
             elif kind == "error":
                 raise value
             else:
-                _check_complete(value, search.solver)
+                _check_complete(value, search.solver, time_limit)
                 return
     finally:
         search.stop()
