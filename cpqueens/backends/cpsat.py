@@ -11,6 +11,7 @@ presolve, probing or LP relaxation (they cost more than they save here).
 
 from __future__ import annotations
 
+import atexit
 import queue
 import threading
 from collections.abc import Iterator
@@ -29,6 +30,9 @@ NAME = "cpsat"
 
 # How many solutions the solver thread may run ahead of a lazy consumer.
 _QUEUE_SIZE = 256
+
+# How often (seconds) a waiting thread looks again at a stop request or a full queue.
+_POLL = 0.05
 
 
 def build(
@@ -160,12 +164,37 @@ def _solver() -> cp_model.CpSolver:
     return solver
 
 
-def _check_complete(status: int, solver: cp_model.CpSolver) -> None:
-    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+def _check_time_limit(time_limit: float | None) -> None:
+    """Reject a ``time_limit`` that is not None or a number of seconds > 0."""
+    if time_limit is None:
+        return
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not time_limit > 0
+    ):
+        raise ValueError(f"time_limit must be None or a number of seconds > 0, got {time_limit!r}")
+
+
+def _limited_solver(time_limit: float | None) -> cp_model.CpSolver:
+    """The enumerating solver, stopped after ``time_limit`` seconds if one is given."""
+    solver = _solver()
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
+    return solver
+
+
+def _check_complete(status: int, solver: cp_model.CpSolver, time_limit: float | None) -> None:
+    """Raise IncompleteSearchError unless ``status`` says the search saw every solution."""
+    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return
+    if time_limit is not None:
         raise IncompleteSearchError(
-            "CP-SAT stopped before enumerating every solution "
-            f"(status {solver.status_name(status)})"
+            f"the time limit of {time_limit:g} s ended the search before it was complete"
         )
+    raise IncompleteSearchError(
+        f"CP-SAT stopped before enumerating every solution (status {solver.status_name(status)})"
+    )
 
 
 class _Counter(cp_model.CpSolverSolutionCallback):
@@ -177,67 +206,135 @@ class _Counter(cp_model.CpSolverSolutionCallback):
         self.found += 1
 
 
-def count(model) -> int:
-    """The exact number of solutions; raises IncompleteSearchError if the search stopped early."""
+def count(model, time_limit: float | None = None) -> int:
+    """The exact number of solutions; raises IncompleteSearchError if the search stopped early.
+
+    ``time_limit`` (seconds > 0) ends a longer search with that error, which names the limit.
+    """
+    _check_time_limit(time_limit)
     cp, _ = build(model, lexicographic=False)
-    solver = _solver()
+    solver = _limited_solver(time_limit)
     counter = _Counter()
     status = solver.solve(cp, counter)
-    _check_complete(status, solver)
+    _check_complete(status, solver, time_limit)
     return counter.found
 
 
 class _Feeder(cp_model.CpSolverSolutionCallback):
     """Hands each solution to a bounded queue; stops the search when told to."""
 
-    def __init__(self, q: list[list[cp_model.IntVar]], out: queue.Queue, stop: threading.Event):
+    def __init__(
+        self, q: list[list[cp_model.IntVar]], out: queue.Queue, stop: threading.Event
+    ) -> None:
         super().__init__()
         self._q, self._out, self._stop = q, out, stop
 
     def on_solution_callback(self) -> None:
+        """Queue the solution, waiting while the queue is full; stop if the consumer left."""
         found = tuple(tuple(self.value(var) for var in row_vars) for row_vars in self._q)
         while not self._stop.is_set():
             try:
-                self._out.put(("solution", found), timeout=0.05)
+                self._out.put(("solution", found), timeout=_POLL)
                 return
             except queue.Full:
                 continue
         self.stop_search()
 
 
-def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
-    """Lazily yield every solution in lexicographic order; the solver runs in a thread."""
-    cp, q = build(model)
-    solver = _solver()
-    out: queue.Queue = queue.Queue(maxsize=_QUEUE_SIZE)
-    stop = threading.Event()
-    feeder = _Feeder(q, out, stop)
+class _Search:
+    """One enumeration running in its own thread, which any thread can stop and wait for.
 
-    def run() -> None:
+    The solver thread only looks at ``stopping`` when it finds a solution, so
+    ``stop`` also stops the solver itself (``CpSolver.stop_search``): a search
+    that finds nothing for minutes ends at once when its consumer leaves.
+    Every search not yet stopped is in ``_LIVE``, which an ``atexit`` hook
+    stops: a solver thread still running when the interpreter finalizes
+    aborts the process (``terminate called without an active exception``).
+    """
+
+    def __init__(
+        self, cp: cp_model.CpModel, q: list[list[cp_model.IntVar]], solver: cp_model.CpSolver
+    ) -> None:
+        self.solver = solver
+        self.out: queue.Queue = queue.Queue(maxsize=_QUEUE_SIZE)
+        self.stopping = threading.Event()
+        self._cp, self._feeder = cp, _Feeder(q, self.out, self.stopping)
+        self.thread = threading.Thread(target=self._run, name="cpqueens-cpsat", daemon=True)
+
+    def start(self) -> None:
+        """Start the solver thread and record the search as live."""
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+        self.thread.start()
+
+    def _run(self) -> None:
+        if self.stopping.is_set():
+            return
         try:
-            status = solver.solve(cp, feeder)
-            out_item = ("done", status)
+            item = ("done", self.solver.solve(self._cp, self._feeder))
         except BaseException as error:  # handed to the consumer, raised there
-            out_item = ("error", error)
-        while not stop.is_set():
+            item = ("error", error)
+        while not self.stopping.is_set():
             try:
-                out.put(out_item, timeout=0.05)
+                self.out.put(item, timeout=_POLL)
                 return
             except queue.Full:
                 continue
 
-    thread = threading.Thread(target=run, name="cpqueens-cpsat", daemon=True)
-    thread.start()
+    def stop(self) -> None:
+        """Stop the solver and wait for its thread to end (at once if it is the caller)."""
+        self.stopping.set()
+        if threading.current_thread() is self.thread:  # a garbage collection on the solver thread
+            self.solver.stop_search()
+            return
+        while self.thread.is_alive():
+            # Asked again and again: a stop before solve() has begun is not remembered.
+            self.solver.stop_search()
+            self.thread.join(_POLL)
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
+
+
+_LIVE: set[_Search] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+@atexit.register
+def _stop_live_searches() -> None:
+    """Stop every search still running, so that no solver thread outlives the interpreter."""
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for search in live:
+        search.stop()
+
+
+def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Lazily yield every solution in lexicographic order; the solver runs in a thread.
+
+    ``time_limit`` (seconds > 0) bounds the whole search: when it ends the
+    search early, the solutions found so far have been yielded and the
+    iterator then raises IncompleteSearchError, which names the limit.
+    Closing the iterator (or dropping it, or Ctrl-C while it waits) stops the
+    solver at once, even in a long stretch without solutions.
+    """
+    _check_time_limit(time_limit)
+    return _solutions(model, time_limit)
+
+
+def _solutions(model, time_limit: float | None) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """The generator behind ``solutions``."""
+    cp, q = build(model)
+    search = _Search(cp, q, _limited_solver(time_limit))
+    search.start()
     try:
         while True:
-            kind, value = out.get()
+            kind, value = search.out.get()
             if kind == "solution":
                 yield value
             elif kind == "error":
                 raise value
             else:
-                _check_complete(value, solver)
+                _check_complete(value, search.solver, time_limit)
                 return
     finally:
-        stop.set()
-        thread.join()
+        search.stop()
