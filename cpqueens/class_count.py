@@ -18,29 +18,54 @@ MIN_N = 5
 #: From this size on a pool of worker processes pays for its start-up (about half a second).
 PARALLEL_MIN_N = 17
 
-Piece = tuple[str, int, int]
+#: (kind, distance, row-1 columns, row-2 columns): see :func:`pieces`.
+Piece = tuple[str, int, int, int]
+
+#: The deepest split: row 0's queen is pinned already, rows 1 and 2 may be fixed.
+MAX_DEPTH = 2
 
 
-def pieces(n: int, split: bool = False) -> list[Piece]:
+def pieces(n: int, depth: int = 0) -> list[Piece]:
     """The independent pieces of the search on an n x n board, largest first (roughly).
 
-    Each is (kind, distance, row-1 columns): the representatives with row 0's
-    queen at column ``distance`` (see ``native_symmetry._masks``), and one piece
-    counting the solutions fixed by the half and quarter turns. ``split`` cuts
-    the representatives further by row 1's queen (the columns row 0's queen
-    leaves it), so that several workers share the largest pieces.
+    Each is (kind, distance, row-1 columns, row-2 columns): the
+    representatives with row 0's queen at column ``distance`` (see
+    ``native_symmetry._masks``), and one piece counting the solutions fixed by
+    the half and quarter turns. ``depth`` 1 cuts the representatives further
+    by row 1's queen (the columns row 0's queen leaves it), 2 by row 2's too,
+    so that many workers share the work evenly.
+
+    >>> len(pieces(8)), len(pieces(8, 1)), len(pieces(8, 2))
+    (4, 16, 50)
     """
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be 0, 1 or 2, got {depth!r}")
     full = (1 << n) - 1
     found: list[Piece] = []
     for distance in range((n - 1) // 2, 0, -1):
-        if not split:
-            found.append(("top", distance, full))
+        if depth == 0:
+            found.append(("top", distance, full, full))
             continue
         middle = 2 * distance == n - 1  # row 1 then keeps to the left half
         for col in range(distance if middle else n):
-            if abs(col - distance) > 1:
-                found.append(("top", distance, 1 << col))
-    return [*found, ("turns", 0, 0)]
+            if abs(col - distance) <= 1:
+                continue
+            if depth == 1:
+                found.append(("top", distance, 1 << col, full))
+                continue
+            for below in range(n):
+                if below not in (distance, col) and abs(below - distance) != 2:
+                    if abs(below - col) > 1:
+                        found.append(("top", distance, 1 << col, 1 << below))
+    return [*found, ("turns", 0, 0, 0)]
+
+
+def depth_for(n: int, workers: int, per_worker: int) -> int:
+    """The shallowest split (at least 1) giving each of ``workers`` ``per_worker`` pieces."""
+    depth = 1
+    while depth < MAX_DEPTH and len(pieces(n, depth)) < per_worker * workers:
+        depth += 1
+    return depth
 
 
 def count_piece(n: int, piece: Piece) -> tuple[int, int, int]:
@@ -69,7 +94,7 @@ def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
     check_size(n)
     if workers is None:
         workers = (os.cpu_count() or 1) if n >= PARALLEL_MIN_N else 1
-    todo = pieces(n, split=workers > 1)
+    todo = pieces(n, 1 if workers > 1 else 0)
     if workers == 1:
         results = [count_piece(n, piece) for piece in todo]
     else:

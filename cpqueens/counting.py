@@ -179,15 +179,11 @@ def count(
 def _count_classes(model: Model, workers: int | None, job: _Job) -> tuple[int, int, int]:
     """The free board's classes by size, from the symmetry kernels' pieces."""
     n = model.n
-    pieces = class_count.pieces(n, split=True)
+    local = processes(model, "bitmask", workers, kernels=True)
+    pieces = class_count.pieces(n, class_count.depth_for(n, max(local, 1), SUBPROBLEMS_PER_WORKER))
     tasks = {i: (n, piece) for i, piece in enumerate(pieces)}
     results: dict[int, tuple[int, int, int]] = {}
-    job.execute(
-        class_count.count_piece,
-        tasks,
-        results.update,
-        processes=processes(model, "bitmask", workers, kernels=True),
-    )
+    job.execute(class_count.count_piece, tasks, results.update, processes=local)
     return class_count.combine(n, results.values())
 
 

@@ -306,12 +306,13 @@ def _turn_fixed(n):
     return fixed180, fixed90
 
 
-def _masks(n: int, distance: int, row1: int) -> np.ndarray:
+def _masks(n: int, distance: int, row1: int, row2: int) -> np.ndarray:
     """Each row's columns when row 0's queen is the farthest edge queen, at column ``distance``.
 
     The edge columns close in the rows farther than ``distance`` from row 0 and
     row n - 1, the last row's columns farther than ``distance`` from a corner
-    close too. Row 1 is kept to ``row1`` (to split the work) and, when row 0's
+    close too. Rows 1 and 2 are kept to ``row1`` and ``row2`` (to split the
+    work) and row 1, when row 0's
     queen is in the middle column (its own mirror image), to the left half:
     the mirror image of each solution found is then the one left out.
     """
@@ -324,6 +325,7 @@ def _masks(n: int, distance: int, row1: int) -> np.ndarray:
         if min(row, n - 1 - row) > distance:
             allowed[row] = full & ~edges
     allowed[1] &= row1
+    allowed[2] &= row2
     if 2 * distance == n - 1:
         allowed[1] &= (1 << distance) - 1
     allowed[n - 1] = full & ~middle
@@ -337,7 +339,7 @@ def count_piece(n: int, piece: tuple[str, int, int]) -> tuple[int, int, int]:
     :func:`cpqueens.class_count.pieces`. Leaves are doubled: each stands for its
     mirror image too (see :func:`_masks`).
     """
-    kind, distance, row1 = piece
+    kind, distance, row1, row2 = piece
     if kind == "turns":
         fixed180, fixed90 = _turn_fixed(n)
         return 0, int(fixed180), int(fixed90)
@@ -345,5 +347,5 @@ def count_piece(n: int, piece: tuple[str, int, int]) -> tuple[int, int, int]:
     marks = np.zeros(n, np.uint64)  # edge-column queens as far from a corner as row 0's
     marks[distance] = marks[far] = 1 | (1 << (n - 1))
     bottom = np.uint64((1 << distance) | (1 << far))
-    twelfths = _weighed_leaves(_masks(n, distance, row1), marks, bottom)
+    twelfths = _weighed_leaves(_masks(n, distance, row1, row2), marks, bottom)
     return 2 * int(twelfths), 0, 0

@@ -50,7 +50,7 @@ def test_the_symmetry_kernels_report_progress_too(workers):
 
     seen = []
     assert cpqueens.model(14).count(workers=workers, progress=lambda *p: seen.append(p)) == 365596
-    total = len(pieces(14, split=True))
+    total = len(pieces(14, 1))
     assert seen[0] == (0, total) and seen[-1] == (total, total)
     assert all(a[0] < b[0] for a, b in pairwise(seen))
     seen.clear()

@@ -86,6 +86,19 @@ def test_native_kernels_by_class_size():
         classes(4)
 
 
+@pytest.mark.parametrize("n", range(5, 14))
+def test_every_split_depth_of_the_kernels_adds_up_to_the_same_classes(n):
+    from cpqueens.class_count import combine, count_piece, pieces
+
+    for depth in (0, 1, 2):
+        two, four, eight = combine(n, [count_piece(n, piece) for piece in pieces(n, depth)])
+        assert (two, two + four + eight) == (A260318[n - 1], A002562[n - 1])
+        assert 2 * two + 4 * four + 8 * eight == A000170[n - 1]
+    assert len(pieces(n, 2)) > len(pieces(n, 1)) > len(pieces(n, 0))
+    with pytest.raises(ValueError, match=r"^depth must be 0, 1 or 2, got 3$"):
+        pieces(n, 3)
+
+
 def test_a_driver_with_workers_leaves_numba_to_them():
     # The pool's processes start while the driver loads nothing heavy.
     code = (
