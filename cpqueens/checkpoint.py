@@ -16,6 +16,7 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
+from math import factorial
 from pathlib import Path
 
 from cpqueens.errors import CheckpointError
@@ -46,6 +47,32 @@ def split_digest(parts: Sequence[Subproblem]) -> str:
     """A SHA-256 of the subproblems in order: two splits with one digest are the same split."""
     text = "\n".join(f"{p.weight} {p.model.placed!r} {p.model.extra!r}" for p in parts)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def most_solutions(model: Model) -> int:
+    """An upper bound on the number of solutions of ``model``.
+
+    Colour 0 completes its placed queens (one per row) to a permutation, and
+    every other colour is some permutation.
+
+    >>> from cpqueens import model
+    >>> most_solutions(model(4, placed=[(0, 1)], colours=2))
+    144
+    """
+    n = model.n
+    return factorial(n - len(model.placed)) * factorial(n) ** (model.colours - 1)
+
+
+def holds(part: Subproblem, value: int) -> bool:
+    """Whether ``value`` can be the weighted count of ``part``: its weight times 0..most.
+
+    The weight may be negative (CP-SAT's lex-leader split subtracts the
+    solutions fixed by a rotation), so the count may be too.
+    """
+    weight = part.weight
+    if weight == 0 or value % weight:
+        return False
+    return 0 <= value // weight <= most_solutions(part.model)
 
 
 class Checkpoint:
@@ -90,10 +117,10 @@ class Checkpoint:
             raise self._refuse("model", model, self.model)
         if backend != self.backend:
             raise self._refuse("backend", repr(backend), repr(self.backend))
-        if any(not 0 <= key < total for key in done) or any(value < 0 for value in done.values()):
+        if any(not 0 <= key < total for key in done):
             raise CheckpointError(
                 f"checkpoint {str(self.path)!r} is not a readable cpqueens checkpoint: "
-                f"a subproblem index outside 0..{total - 1} or a negative count"
+                f"a subproblem index outside 0..{total - 1}"
             )
         self.split_depth, self._subproblems, self._digest, self.done = depth, total, digest, done
 
@@ -113,6 +140,13 @@ class Checkpoint:
                 f"(digest {self._digest[:12]})",
                 f"{len(parts)} subproblems at depth {depth} (digest {digest[:12]})",
             )
+        for index, value in sorted(self.done.items()):
+            if not holds(parts[index], value):
+                raise CheckpointError(
+                    f"checkpoint {str(self.path)!r} is not a readable cpqueens checkpoint: "
+                    f"subproblem {index} cannot have the weighted count {value} "
+                    f"(its weight is {parts[index].weight})"
+                )
         return dict(self.done)
 
     def record(self, results: Mapping[int, int]) -> None:
