@@ -1,7 +1,11 @@
 """Checkpoints: a file that records each finished subproblem's weighted count, so a count resumes.
 
 The file is JSON: what was counted (the model, the backend, the split) and,
-for each finished subproblem, its index in the split and its weighted count.
+for each finished subproblem, its index in the split and its weighted count,
+sealed by a SHA-256 of all of it (``content_digest``). Reading it checks every
+field and the seal, and binding it to a split checks each count against what
+its subproblem can hold, so a damaged or edited file is refused, never resumed
+into a wrong total.
 Every change is written whole to a temporary file beside it, fsynced, renamed
 over the old one and the directory fsynced, so a crash at any moment leaves
 either the old file or the new one, never a torn one. A resumed count skips
@@ -18,13 +22,20 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from math import factorial
 from pathlib import Path
+from typing import Any
 
 from cpqueens.errors import CheckpointError
 from cpqueens.model import Model
 from cpqueens.split import Subproblem
 
 FORMAT = "cpqueens-checkpoint"
-VERSION = 1
+VERSION = 2
+
+#: The fields of a checkpoint file, in the order it writes them.
+FIELDS = ("format", "version", "model", "backend", "split_depth", "subproblems", "split", "done")
+#: The field holding the seal, the SHA-256 of the others (``content_digest``).
+SEAL = "sha256"
+HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 def describe(model: Model) -> str:
@@ -41,6 +52,24 @@ def describe(model: Model) -> str:
     if model.extra:
         text += f" extra={list(model.extra)!r}"
     return text
+
+
+def content_digest(data: Mapping[str, Any]) -> str:
+    """The SHA-256 sealing a checkpoint: of its fields in order, its (index, count) pairs sorted.
+
+    >>> fields = {"format": FORMAT, "version": VERSION, "model": "n=4 colours=1 blocked=[] "
+    ...     "placed=[]", "backend": "bitmask", "split_depth": 1, "subproblems": 2,
+    ...     "split": "0" * 64, "done": [[0, 0], [1, 2]]}
+    >>> sealed = content_digest(fields)
+    >>> content_digest({**fields, "done": [[1, 2], [0, 0]]}) == sealed  # order does not matter
+    True
+    >>> content_digest({**fields, "done": [[0, 0], [1, 4]]}) == sealed  # a count does
+    False
+    """
+    canonical = [data[field] for field in FIELDS[:-1]]
+    canonical.append(sorted([index, value] for index, value in data["done"]))
+    text = json.dumps(canonical, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def split_digest(parts: Sequence[Subproblem]) -> str:
@@ -101,15 +130,9 @@ class Checkpoint:
 
     def _load(self) -> None:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or data.get("format") != FORMAT:
-                raise ValueError(f"no {FORMAT!r} format tag")
-            if data.get("version") != VERSION:
-                raise ValueError(f"version {data.get('version')!r}, expected {VERSION}")
-            model, backend = str(data["model"]), str(data["backend"])
-            depth, total, digest = int(data["split_depth"]), int(data["subproblems"]), data["split"]
-            done = {int(key): int(value) for key, value in data["done"]}
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+            data = json.loads(self.path.read_text(encoding="utf-8"), object_pairs_hook=_object)
+            model, backend, depth, total, digest, done = _fields(data)
+        except (OSError, UnicodeDecodeError, ValueError) as error:
             raise CheckpointError(
                 f"checkpoint {str(self.path)!r} is not a readable cpqueens checkpoint: {error}"
             ) from error
@@ -117,11 +140,6 @@ class Checkpoint:
             raise self._refuse("model", model, self.model)
         if backend != self.backend:
             raise self._refuse("backend", repr(backend), repr(self.backend))
-        if any(not 0 <= key < total for key in done):
-            raise CheckpointError(
-                f"checkpoint {str(self.path)!r} is not a readable cpqueens checkpoint: "
-                f"a subproblem index outside 0..{total - 1}"
-            )
         self.split_depth, self._subproblems, self._digest, self.done = depth, total, digest, done
 
     def bind(self, depth: int, parts: Sequence[Subproblem]) -> dict[int, int]:
@@ -169,7 +187,7 @@ class Checkpoint:
             return len(self.done)
 
     def _save(self, done: Mapping[int, int]) -> None:
-        data = {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "model": self.model,
@@ -177,14 +195,88 @@ class Checkpoint:
             "split_depth": self.split_depth,
             "subproblems": self._subproblems,
             "split": self._digest,
-            "done": [[key, value] for key, value in done.items()],
+            "done": [[key, value] for key, value in sorted(done.items())],
         }
+        data[SEAL] = content_digest(data)
         try:
             write_atomically(self.path, json.dumps(data, separators=(",", ":")) + "\n")
         except OSError as error:
             raise CheckpointError(
                 f"cannot write checkpoint {str(self.path)!r}: {error.strerror or error}"
             ) from error
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused if it names a field twice (JSON would keep the last silently)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"field {key!r} appears twice")
+        data[key] = value
+    return data
+
+
+def _show(value: object) -> str:
+    """A value as JSON wrote it, cut short: ``true``, ``null``, ``"x"``."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_digest(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and set(value) <= HEX_DIGITS
+
+
+def _fields(data: object) -> tuple[str, str, int, int, str, dict[int, int]]:
+    """Check every field of a parsed checkpoint and its seal; return what it records.
+
+    Raise ``ValueError`` saying what is wrong.
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"no {FORMAT!r} format tag")
+    version = data.get("version")
+    if version != VERSION:
+        older = _is_int(version) and version < VERSION
+        hint = " (written by an older cpqueens; count again with a new file)" if older else ""
+        raise ValueError(f"version {_show(version)}, expected {VERSION}{hint}")
+    for field in (*FIELDS, SEAL):
+        if field not in data:
+            raise ValueError(f"no field {field!r}")
+    unknown = sorted(set(data) - {*FIELDS, SEAL})
+    if unknown:
+        raise ValueError(f"unknown field {unknown[0]!r}")
+    for field in ("model", "backend"):
+        if not isinstance(data[field], str):
+            raise ValueError(f"field {field!r} is {_show(data[field])}, expected a string")
+    for field, least in (("split_depth", 0), ("subproblems", 1)):
+        if not _is_int(data[field]) or data[field] < least:
+            raise ValueError(f"field {field!r} is {_show(data[field])}, expected an int >= {least}")
+    for field in ("split", SEAL):
+        if not _is_digest(data[field]):
+            raise ValueError(
+                f"field {field!r} is {_show(data[field])}, expected 64 lowercase hex digits"
+            )
+    total, pairs = data["subproblems"], data["done"]
+    if not isinstance(pairs, list):
+        raise ValueError(f"field 'done' is {_show(pairs)}, expected a list of [index, count]")
+    done: dict[int, int] = {}
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(map(_is_int, pair))):
+            raise ValueError(f"'done' holds {_show(pair)}, expected [index, count] (two ints)")
+        index, value = pair
+        if not 0 <= index < total:
+            raise ValueError(f"subproblem index {index} is outside 0..{total - 1}")
+        if index in done:
+            raise ValueError(f"subproblem {index} is recorded twice")
+        done[index] = value
+    if data[SEAL] != content_digest(data):
+        raise ValueError(
+            f"its content does not match its {SEAL} digest (the file was damaged or edited)"
+        )
+    return data["model"], data["backend"], data["split_depth"], total, data["split"], done
 
 
 def write_atomically(path: Path, text: str) -> None:

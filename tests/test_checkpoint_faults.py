@@ -7,14 +7,17 @@ is checked against the bitmask reference.
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import cpqueens
+from cpqueens.checkpoint import content_digest
 from tests.processes import environment, finished, wait_for
 
 CLI = [sys.executable, "-m", "cpqueens"]
@@ -98,3 +101,124 @@ def test_an_interrupted_cpsat_api_count_is_resumed(tmp_path):
     assert min(saved.values()) < 0 and len(saved) < 24
     assert cpqueens.model(8).count("cpsat", workers=1, checkpoint=path) == 92
     assert len(finished(path)) == 24
+
+
+# ---- 2. Nothing checked the counts: each of these edits of a correct file gave a wrong total
+
+Q10 = ["count", "10", "--backend", "bitmask", "--checkpoint", "q.json"]
+NOT_READABLE = "cpqueens: error: checkpoint 'q.json' is not a readable cpqueens checkpoint: "
+TAMPERED = "its content does not match its sha256 digest (the file was damaged or edited)"
+
+
+def written_n10(folder: Path) -> dict:
+    """Count n=10 with a checkpoint ``q.json`` in ``folder``; return the file's content."""
+    assert cli(folder, *Q10) == (0, "724\n", "")
+    return json.loads((folder / "q.json").read_text())
+
+
+def plus_1000(data: dict) -> None:
+    data["done"][0][1] += 1000
+
+
+def huge(data: dict) -> None:
+    data["done"][0][1] = 10**30
+
+
+def duplicated(data: dict) -> None:
+    data["done"].append([0, data["done"][0][1] + 2])
+
+
+def true(data: dict) -> None:
+    data["done"][0][1] = True
+
+
+def doubled(data: dict) -> None:
+    data["done"] = [[index, 2 * value] for index, value in data["done"]]
+
+
+def no_split(data: dict) -> None:
+    data["split"], data["split_depth"] = None, 3
+
+
+@pytest.mark.parametrize(
+    ("edit", "reason"),
+    [
+        (plus_1000, TAMPERED),
+        (huge, TAMPERED),
+        (duplicated, "subproblem 0 is recorded twice"),
+        (true, "'done' holds [0, true], expected [index, count] (two ints)"),
+        (doubled, TAMPERED),
+        (no_split, "field 'split' is null, expected 64 lowercase hex digits"),
+    ],
+    ids=lambda value: getattr(value, "__name__", ""),
+)
+def test_an_edited_checkpoint_is_refused_in_one_line(tmp_path, edit: Callable, reason: str):
+    data = written_n10(tmp_path)
+    edit(data)
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
+    assert path.read_bytes() == before  # left as it was, for the operator to look at
+
+
+def resealed(data: dict) -> str:
+    """The file as a writer that seals whatever it is given would write it."""
+    return json.dumps({**data, "sha256": content_digest(data)})
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (10**30, "subproblem 0 cannot have the weighted count 10**30 (its weight is 2)"),
+        (9, "subproblem 0 cannot have the weighted count 9 (its weight is 2)"),
+        (-8, "subproblem 0 cannot have the weighted count -8 (its weight is 2)"),
+    ],
+    ids=["beyond-the-permutations", "not-a-multiple-of-the-weight", "wrong-sign"],
+)
+def test_a_sealed_count_its_subproblem_cannot_hold_is_refused(tmp_path, value: int, reason: str):
+    data = written_n10(tmp_path)
+    data["done"][0][1] = value
+    (tmp_path / "q.json").write_text(resealed(data))
+    reason = reason.replace("10**30", str(10**30))
+    assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
+
+
+def test_a_sealed_file_of_another_split_depth_is_refused(tmp_path):
+    data = written_n10(tmp_path)
+    data["split_depth"] = 3
+    (tmp_path / "q.json").write_text(resealed(data))
+    code, out, err = cli(tmp_path, *Q10)
+    assert (code, out) == (1, "")
+    assert err.startswith(
+        "cpqueens: error: checkpoint 'q.json' was written for another count: its split is "
+        "36 subproblems at depth 3 (digest "
+    )
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"format": "cpqueens-checkpoint", "format": "x"}', "field 'format' appears twice"),
+        ("[]", "no 'cpqueens-checkpoint' format tag"),
+    ],
+)
+def test_a_malformed_file_is_refused(tmp_path, text: str, reason: str):
+    (tmp_path / "q.json").write_text(text)
+    assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
+
+
+def test_an_unknown_field_is_refused(tmp_path):
+    data = written_n10(tmp_path)
+    data["total"] = 724
+    (tmp_path / "q.json").write_text(resealed(data))
+    assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + "unknown field 'total'\n")
+
+
+def test_a_partial_checkpoint_resumes_to_the_reference(tmp_path):
+    data = written_n10(tmp_path)
+    data["done"] = data["done"][1::3]  # what a count killed a third of the way leaves
+    (tmp_path / "q.json").write_text(resealed(data))
+    assert cli(tmp_path, *Q10) == (0, "724\n", "")
+    assert len(finished(tmp_path / "q.json")) == data["subproblems"]
