@@ -10,6 +10,12 @@ Every change is written whole to a temporary file beside it, fsynced, renamed
 over the old one and the directory fsynced, so a crash at any moment leaves
 either the old file or the new one, never a torn one. A resumed count skips
 the finished subproblems, so none is counted twice.
+
+The path must be a regular file (or a symlink to one, written through to its
+target) of at most ``MAX_BYTES``; anything else is refused before it is read.
+An open checkpoint holds an exclusive lock on ``.NAME.lock`` beside it until
+``close()``, so a second count on the same file is refused at once; holding
+it, it removes the ``.NAME.*.tmp`` files a killed count left behind.
 """
 
 from __future__ import annotations
@@ -18,11 +24,19 @@ import contextlib
 import hashlib
 import json
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from math import factorial
 from pathlib import Path
+from types import TracebackType
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock, so checkpoints are not locked there
+    fcntl = None  # type: ignore[assignment]
 
 from cpqueens.errors import CheckpointError
 from cpqueens.model import Model
@@ -36,6 +50,16 @@ FIELDS = ("format", "version", "model", "backend", "split_depth", "subproblems",
 #: The field holding the seal, the SHA-256 of the others (``content_digest``).
 SEAL = "sha256"
 HEX_DIGITS = frozenset("0123456789abcdef")
+#: The largest checkpoint file read or written: far more than a split's results take.
+MAX_BYTES = 16 * 2**20
+#: What ``stat`` says a path is, for the ones a checkpoint cannot be.
+KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def describe(model: Model) -> str:
@@ -108,7 +132,11 @@ class Checkpoint:
     """The finished subproblems of one count, kept in a file that survives a crash."""
 
     def __init__(self, path: str | os.PathLike[str], model: Model, backend: str) -> None:
-        """Read the checkpoint at ``path`` if there is one, refusing one for another count."""
+        """Open the checkpoint at ``path``: lock it, and read it if there is one.
+
+        Refused (``CheckpointError``) if another count holds it, if ``path``
+        is not a regular file, or if the file is damaged or for another count.
+        """
         self.path = Path(path)
         self.model = describe(model)
         self.backend = backend
@@ -118,8 +146,120 @@ class Checkpoint:
         self.done: dict[int, int] = {}
         self._subproblems: int | None = None
         self._digest: str | None = None
-        if self.path.exists():
-            self._load()
+        #: The file written: the target of a symlink, so that the link stays a link.
+        self._target = Path(os.path.realpath(self.path))
+        self._lock_path = self._target.with_name(f".{self._target.name}.lock")
+        self._lock: int | None = None
+        exists = self._check_kind()
+        self._lock = self._acquire()
+        try:
+            self._remove_temporaries()
+            if exists:
+                self._load()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Release the lock (removing its file); the checkpoint itself stays. Idempotent."""
+        if self._lock is None:
+            return
+        fd, self._lock = self._lock, None
+        try:
+            with contextlib.suppress(OSError):
+                os.unlink(self._lock_path)  # still held: nobody else is using this lock file
+        finally:
+            os.close(fd)
+
+    def __enter__(self) -> Checkpoint:
+        """The checkpoint itself; leaving the block closes it."""
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        """Close the checkpoint, releasing its lock."""
+        self.close()
+
+    def _check_kind(self) -> bool:
+        """Whether the file exists; refuse a path that is no regular file, or is too large."""
+        try:
+            status = os.stat(self.path)
+        except FileNotFoundError:
+            return False  # a new checkpoint (or a link to a file still to be written)
+        except OSError as error:
+            raise CheckpointError(
+                f"cannot read checkpoint {str(self.path)!r}: {error.strerror or error}"
+            ) from error
+        if not stat.S_ISREG(status.st_mode):
+            kind = next((name for test, name in KINDS if test(status.st_mode)), "something else")
+            raise CheckpointError(
+                f"checkpoint {str(self.path)!r} is not a regular file but {kind}; "
+                "pass the path of a checkpoint file"
+            )
+        if status.st_size > MAX_BYTES:
+            raise self._too_large(status.st_size)
+        return True
+
+    def _too_large(self, size: int | str) -> CheckpointError:
+        return CheckpointError(
+            f"checkpoint {str(self.path)!r} is {size} bytes, more than a checkpoint can be "
+            f"({MAX_BYTES} bytes); pass another checkpoint file"
+        )
+
+    def _acquire(self) -> int | None:
+        """Lock ``.NAME.lock`` beside the file written, without waiting; return its descriptor."""
+        if fcntl is None:
+            return None
+        while True:
+            try:
+                fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError as error:
+                raise CheckpointError(
+                    f"cannot write checkpoint {str(self.path)!r}: {error.strerror or error}"
+                ) from error
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise CheckpointError(
+                    f"checkpoint {str(self.path)!r} is in use by another count, which holds "
+                    f"{str(self._lock_path)!r}; wait for it to end or pass another checkpoint file"
+                ) from None
+            except OSError as error:
+                os.close(fd)
+                raise CheckpointError(
+                    f"cannot lock checkpoint {str(self.path)!r}: {error.strerror or error}"
+                ) from error
+            # A count closing between our open and flock unlinks the file we locked: retry.
+            with contextlib.suppress(FileNotFoundError):
+                here, held = os.stat(self._lock_path), os.fstat(fd)
+                if (here.st_dev, here.st_ino) == (held.st_dev, held.st_ino):
+                    return fd
+            os.close(fd)
+
+    def _remove_temporaries(self) -> None:
+        """Remove the temporary files a killed count left (none is live: we hold the lock)."""
+        pattern = re.compile(re.escape(f".{self._target.name}.") + r"[a-z0-9_]{8}\.tmp")
+        with contextlib.suppress(OSError), os.scandir(self._target.parent) as entries:
+            for entry in entries:
+                if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
+
+    def _read(self) -> str:
+        """The file's text: opened without blocking, refused if it is no regular file or too big."""
+        fd = os.open(self._target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since it was checked
+                raise ValueError("it is no longer a regular file")
+            data = file.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise self._too_large(f"more than {MAX_BYTES}")
+        return data.decode("utf-8")
 
     def _refuse(self, what: str, theirs: object, ours: object) -> CheckpointError:
         return CheckpointError(
@@ -130,7 +270,7 @@ class Checkpoint:
 
     def _load(self) -> None:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"), object_pairs_hook=_object)
+            data = json.loads(self._read(), object_pairs_hook=_object)
             model, backend, depth, total, digest, done = _fields(data)
         except (OSError, UnicodeDecodeError, ValueError) as error:
             raise CheckpointError(
@@ -182,8 +322,8 @@ class Checkpoint:
         Ctrl-C may stop a save after its rename, before this object took note of it.
         """
         try:
-            return len(json.loads(self.path.read_text(encoding="utf-8"))["done"])
-        except (OSError, ValueError, KeyError, TypeError):
+            return len(json.loads(self._read())["done"])
+        except (OSError, ValueError, KeyError, TypeError, CheckpointError):
             return len(self.done)
 
     def _save(self, done: Mapping[int, int]) -> None:
@@ -198,8 +338,14 @@ class Checkpoint:
             "done": [[key, value] for key, value in sorted(done.items())],
         }
         data[SEAL] = content_digest(data)
+        text = json.dumps(data, separators=(",", ":")) + "\n"
+        if len(text) > MAX_BYTES:
+            raise CheckpointError(
+                f"cannot write checkpoint {str(self.path)!r}: {len(text)} bytes, more than a "
+                f"checkpoint can be ({MAX_BYTES} bytes)"
+            )
         try:
-            write_atomically(self.path, json.dumps(data, separators=(",", ":")) + "\n")
+            write_atomically(self._target, text)
         except OSError as error:
             raise CheckpointError(
                 f"cannot write checkpoint {str(self.path)!r}: {error.strerror or error}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Executor
+from contextlib import nullcontext
 
 from cpqueens.backends import get as get_backend
 from cpqueens.checkpoint import Checkpoint
@@ -150,35 +151,36 @@ def count(
     if executor is None:
         workers = workers or default_workers(model, backend)
     journal = None if checkpoint is None else Checkpoint(checkpoint, model, backend)
-    if journal is not None and journal.split_depth is not None:
-        depth = journal.split_depth  # resume the recorded split, whatever the workers now
-        parts = subproblems(model, backend, depth)
-    else:
-        parallel = workers or executor_workers(executor)  # type: ignore[arg-type]
-        depth, parts = split_for(model, parallel, backend)
-    done = {} if journal is None else journal.bind(depth, parts)
-    tasks = {i: (backend, part) for i, part in enumerate(parts) if i not in done}
+    with journal or nullcontext():  # holds the checkpoint's lock until the count ends
+        if journal is not None and journal.split_depth is not None:
+            depth = journal.split_depth  # resume the recorded split, whatever the workers now
+            parts = subproblems(model, backend, depth)
+        else:
+            parallel = workers or executor_workers(executor)  # type: ignore[arg-type]
+            depth, parts = split_for(model, parallel, backend)
+        done = {} if journal is None else journal.bind(depth, parts)
+        tasks = {i: (backend, part) for i, part in enumerate(parts) if i not in done}
 
-    with Progress(progress, len(parts), len(done)) as reporter:
+        with Progress(progress, len(parts), len(done)) as reporter:
 
-        def record(results: dict[int, int]) -> None:
-            if journal is not None:
-                journal.record(results)
-            done.update(results)
-            reporter.advance(len(results))
+            def record(results: dict[int, int]) -> None:
+                if journal is not None:
+                    journal.record(results)
+                done.update(results)
+                reporter.advance(len(results))
 
-        try:
-            if executor is not None:
-                run(executor, count_subproblem, tasks, record)
-            elif workers == 1 or len(tasks) <= 1:
-                run_serially(count_subproblem, tasks, record)
-            else:
-                with local_pool(min(workers, len(tasks))) as pool:  # type: ignore[type-var]
-                    run(pool, count_subproblem, tasks, record)
-        except KeyboardInterrupt as stop:
-            if isinstance(stop, CountInterrupted):
-                raise
-            saved = None if journal is None else str(journal.path)
-            finished = len(done) if journal is None else journal.saved()
-            raise CountInterrupted(finished, len(parts), saved) from stop
-    return sum(done.values())
+            try:
+                if executor is not None:
+                    run(executor, count_subproblem, tasks, record)
+                elif workers == 1 or len(tasks) <= 1:
+                    run_serially(count_subproblem, tasks, record)
+                else:
+                    with local_pool(min(workers, len(tasks))) as pool:  # type: ignore[type-var]
+                        run(pool, count_subproblem, tasks, record)
+            except KeyboardInterrupt as stop:
+                if isinstance(stop, CountInterrupted):
+                    raise
+                saved = None if journal is None else str(journal.path)
+                finished = len(done) if journal is None else journal.saved()
+                raise CountInterrupted(finished, len(parts), saved) from stop
+        return sum(done.values())

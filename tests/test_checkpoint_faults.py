@@ -8,6 +8,7 @@ is checked against the bitmask reference.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.checkpoint import content_digest
+from cpqueens.checkpoint import MAX_BYTES, Checkpoint, content_digest
 from tests.processes import environment, finished, wait_for
 
 CLI = [sys.executable, "-m", "cpqueens"]
@@ -56,12 +57,14 @@ def test_a_cpsat_checkpoint_of_a_symmetric_model_is_resumed(tmp_path, args, mode
     assert cli(tmp_path, *command) == (0, f"{expected}\n", "")  # a finished checkpoint answers
 
 
-# One thread, each task slowed (test-only, as in tests/checkpoint_job.py) so that Ctrl-C
-# lands after a negative count is saved and before the last subproblem is counted.
-INTERRUPTED_COUNT = """
+# ``python -c SLOW_COUNT CHECKPOINT N BACKEND``: an API count on one thread, each task slowed
+# (test-only, as in tests/checkpoint_job.py) so that a test can act while it runs.
+SLOW_COUNT = """
 import sys, time
 from concurrent.futures import ThreadPoolExecutor
 import cpqueens
+
+path, n, backend = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
 def slowly(fn, *args):
     time.sleep(0.2)
@@ -73,23 +76,30 @@ class Slow(ThreadPoolExecutor):
 
 try:
     with Slow(1) as executor:
-        cpqueens.model(8).count("cpsat", executor=executor, checkpoint=sys.argv[1], progress=False)
+        total = cpqueens.model(n).count(backend, executor=executor, checkpoint=path, progress=False)
+    print(total)
 except cpqueens.CountInterrupted as stop:
     print(stop)
     sys.exit(130)
 """
 
 
-def test_an_interrupted_cpsat_api_count_is_resumed(tmp_path):
-    path = tmp_path / "q8.json"
-    job = subprocess.Popen(
-        [sys.executable, "-c", INTERRUPTED_COUNT, str(path)],
-        cwd=tmp_path,
+def start_slow_count(path: Path, n: int, backend: str) -> subprocess.Popen:
+    """Start ``SLOW_COUNT`` in its own process, in the checkpoint's folder."""
+    return subprocess.Popen(
+        [sys.executable, "-c", SLOW_COUNT, str(path), str(n), backend],
+        cwd=path.parent,
         env=environment(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_an_interrupted_cpsat_api_count_is_resumed(tmp_path):
+    # Ctrl-C lands once a negative count is saved, before the last subproblem is counted.
+    path = tmp_path / "q8.json"
+    job = start_slow_count(path, 8, "cpsat")
     try:
         assert wait_for(lambda: min(finished(path).values(), default=0) < 0, timeout=120)
     finally:
@@ -160,6 +170,7 @@ def test_an_edited_checkpoint_is_refused_in_one_line(tmp_path, edit: Callable, r
     before = path.read_bytes()
     assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
     assert path.read_bytes() == before  # left as it was, for the operator to look at
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json"]  # the lock is gone too
 
 
 def resealed(data: dict) -> str:
@@ -182,6 +193,7 @@ def test_a_sealed_count_its_subproblem_cannot_hold_is_refused(tmp_path, value: i
     (tmp_path / "q.json").write_text(resealed(data))
     reason = reason.replace("10**30", str(10**30))
     assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json"]  # refused at bind: unlocked
 
 
 def test_a_sealed_file_of_another_split_depth_is_refused(tmp_path):
@@ -222,3 +234,126 @@ def test_a_partial_checkpoint_resumes_to_the_reference(tmp_path):
     (tmp_path / "q.json").write_text(resealed(data))
     assert cli(tmp_path, *Q10) == (0, "724\n", "")
     assert len(finished(tmp_path / "q.json")) == data["subproblems"]
+
+
+# ---- 3. Checkpoint paths: stale temporaries, what is not a file, symlinks, two counts at once
+
+
+def test_the_temporaries_a_killed_count_left_are_removed(tmp_path):
+    data = written_n10(tmp_path)
+    data["done"] = data["done"][::2]
+    (tmp_path / "q.json").write_text(resealed(data))
+    # What a driver killed between mkstemp and rename leaves: a torn copy, named by mkstemp.
+    stale = [tmp_path / ".q.json.k3_x9q2z.tmp", tmp_path / ".q.json.abcdefgh.tmp"]
+    for path in stale:
+        path.write_text(resealed(data)[:100])
+    # Not this checkpoint's: another checkpoint's temporary, and a file of the operator's.
+    kept = [tmp_path / ".q.json.b.abcdefgh.tmp", tmp_path / ".q.json.notes.tmp"]
+    for path in kept:
+        path.write_text("keep me")
+    assert cli(tmp_path, *Q10) == (0, "724\n", "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["q.json", *(path.name for path in kept)]
+    )
+
+
+def test_dev_zero_is_refused_without_reading_it(tmp_path):
+    command = ["count", "8", "--backend", "bitmask", "--checkpoint", "/dev/zero"]
+    assert cli(tmp_path, *command) == (
+        1,
+        "",
+        "cpqueens: error: checkpoint '/dev/zero' is not a regular file but a character device; "
+        "pass the path of a checkpoint file\n",
+    )
+    assert not Path("/dev/.zero.lock").exists()
+
+
+def test_a_fifo_is_refused_without_hanging(tmp_path):
+    os.mkfifo(tmp_path / "fifo.json")
+    command = ["count", "8", "--backend", "bitmask", "--checkpoint", "fifo.json"]
+    assert cli(tmp_path, *command) == (
+        1,
+        "",
+        "cpqueens: error: checkpoint 'fifo.json' is not a regular file but a FIFO; "
+        "pass the path of a checkpoint file\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo.json"]
+
+
+def test_a_directory_is_refused(tmp_path):
+    (tmp_path / "q.json").mkdir()
+    assert cli(tmp_path, *Q10) == (
+        1,
+        "",
+        "cpqueens: error: checkpoint 'q.json' is not a regular file but a directory; "
+        "pass the path of a checkpoint file\n",
+    )
+
+
+def test_a_file_larger_than_any_checkpoint_is_refused_unread(tmp_path):
+    with open(tmp_path / "q.json", "wb") as file:
+        file.truncate(MAX_BYTES + 1)  # sparse: 16 MiB of zeros that take no disk
+    assert cli(tmp_path, *Q10) == (
+        1,
+        "",
+        f"cpqueens: error: checkpoint 'q.json' is {MAX_BYTES + 1} bytes, more than a checkpoint "
+        f"can be ({MAX_BYTES} bytes); pass another checkpoint file\n",
+    )
+
+
+def test_a_symlink_is_written_through_and_stays_a_link(tmp_path):
+    (tmp_path / "store").mkdir()
+    target = tmp_path / "store" / "real.json"
+    link = tmp_path / "q.json"
+    link.symlink_to(Path("store") / "real.json")  # dangling until the count writes its target
+    assert cli(tmp_path, *Q10) == (0, "724\n", "")
+    assert link.is_symlink() and len(finished(target)) == 36
+
+    data = json.loads(target.read_text())
+    data["done"] = data["done"][:5]
+    target.write_text(resealed(data))
+    assert cli(tmp_path, *Q10) == (0, "724\n", "")  # resumed through the link
+    assert link.is_symlink() and os.readlink(link) == str(Path("store") / "real.json")
+    assert len(finished(target)) == 36
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json", "store"]
+    assert sorted(p.name for p in target.parent.iterdir()) == ["real.json"]
+
+
+def test_a_second_count_on_a_checkpoint_in_use_is_refused_at_once(tmp_path):
+    path = tmp_path / "q.json"
+    first = start_slow_count(path, 10, "bitmask")
+    try:
+        assert wait_for(lambda: len(finished(path)) >= 2, timeout=120)  # counting, locked
+        live = tmp_path / ".q.json.abcdefgh.tmp"  # as if the first count were mid-write
+        live.write_text("{")
+        lock = os.path.join(os.path.realpath(tmp_path), ".q.json.lock")
+        assert cli(tmp_path, *Q10) == (
+            1,
+            "",
+            f"cpqueens: error: checkpoint 'q.json' is in use by another count, which holds "
+            f"{lock!r}; wait for it to end or pass another checkpoint file\n",
+        )
+        assert live.exists()  # the refused count touched nothing of the live one
+        live.unlink()
+        assert len(finished(path)) < 36, "the first count ended before the second started"
+    finally:
+        first.send_signal(signal.SIGINT)
+        out, err = first.communicate(timeout=60)
+    assert (first.returncode, out.startswith("interrupted: ")) == (130, True), err
+    assert cli(tmp_path, *Q10) == (0, "724\n", "")  # the lock went with the first count
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json"]
+
+
+def test_the_api_locks_until_close(tmp_path):
+    path, model = tmp_path / "q.json", cpqueens.model(6)
+    with Checkpoint(path, model, "bitmask") as held:
+        assert held.split_depth is None and held.done == {}
+        with pytest.raises(cpqueens.CheckpointError, match=r"is in use by another count"):
+            Checkpoint(path, model, "bitmask")
+        with pytest.raises(cpqueens.CheckpointError, match=r"is in use by another count"):
+            model.count("bitmask", checkpoint=path)
+    assert model.count("bitmask", checkpoint=path) == 4
+    again = Checkpoint(path, model, "bitmask")
+    again.close()
+    again.close()  # closing twice is harmless
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json"]
