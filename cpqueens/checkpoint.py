@@ -216,7 +216,7 @@ class Checkpoint:
             return None
         while True:
             try:
-                fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
             except OSError as error:
                 raise CheckpointError(
                     f"cannot write checkpoint {str(self.path)!r}: {error.strerror or error}"
@@ -252,7 +252,7 @@ class Checkpoint:
 
     def _read(self) -> str:
         """The file's text: opened without blocking, refused if it is no regular file or too big."""
-        fd = os.open(self._target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(self._target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since it was checked
                 raise ValueError("it is no longer a regular file")
@@ -395,8 +395,8 @@ def _fields(data: object) -> tuple[str, str, int, int, str, dict[int, int]]:
     if unknown:
         raise ValueError(f"unknown field {unknown[0]!r}")
     for field in ("model", "backend"):
-        if not isinstance(data[field], str):
-            raise ValueError(f"field {field!r} is {_show(data[field])}, expected a string")
+        if not (isinstance(data[field], str) and data[field].isprintable()):
+            raise ValueError(f"field {field!r} is {_show(data[field])}, expected one line of text")
     for field, least in (("split_depth", 0), ("subproblems", 1)):
         if not _is_int(data[field]) or data[field] < least:
             raise ValueError(f"field {field!r} is {_show(data[field])}, expected an int >= {least}")

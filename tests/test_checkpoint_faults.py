@@ -221,6 +221,14 @@ def test_a_malformed_file_is_refused(tmp_path, text: str, reason: str):
     assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
 
 
+def test_a_sealed_model_of_two_lines_is_refused_in_one_line(tmp_path):
+    data = written_n10(tmp_path)
+    data["model"] += "\nsecond line"
+    (tmp_path / "q.json").write_text(resealed(data))
+    reason = f"field 'model' is {json.dumps(data['model'])[:37]}..., expected one line of text"
+    assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
+
+
 def test_an_unknown_field_is_refused(tmp_path):
     data = written_n10(tmp_path)
     data["total"] = 724
