@@ -18,6 +18,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import BrokenExecutor, CancelledError, Executor
+from contextlib import nullcontext
 from typing import Any
 
 from cpqueens import class_count
@@ -193,24 +194,25 @@ def _count_subproblems(
     """The model's count as the sum of its weighted subproblems' counts."""
     local = 0 if executor is not None else processes(model, backend, workers, kernels=False)
     journal = job.open_checkpoint(model, backend)
-    if journal is not None and journal.split_depth is not None:
-        depth = journal.split_depth  # resume the recorded split, whatever the workers now
-        parts = subproblems(model, backend, depth)
-    else:
-        parallel = executor_workers(executor) if executor is not None else max(local, 1)
-        depth, parts = split_for(model, parallel, backend)
-    done = {} if journal is None else journal.bind(depth, parts)
-    tasks = {i: (backend, part) for i, part in enumerate(parts) if i not in done}
+    with journal or nullcontext():  # the checkpoint's lock is held until the count ends
+        if journal is not None and journal.split_depth is not None:
+            depth = journal.split_depth  # resume the recorded split, whatever the workers now
+            parts = subproblems(model, backend, depth)
+        else:
+            parallel = executor_workers(executor) if executor is not None else max(local, 1)
+            depth, parts = split_for(model, parallel, backend)
+        done = {} if journal is None else journal.bind(depth, parts)
+        tasks = {i: (backend, part) for i, part in enumerate(parts) if i not in done}
 
-    def record(results: dict[int, int]) -> None:
-        if journal is not None:
-            journal.record(results)
-        done.update(results)
+        def record(results: dict[int, int]) -> None:
+            if journal is not None:
+                journal.record(results)
+            done.update(results)
 
-    job.execute(
-        count_subproblem, tasks, record, processes=local, executor=executor, already=len(done)
-    )
-    return sum(done.values())
+        job.execute(
+            count_subproblem, tasks, record, processes=local, executor=executor, already=len(done)
+        )
+        return sum(done.values())
 
 
 class _Job:

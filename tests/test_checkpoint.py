@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.checkpoint import describe
+from cpqueens.checkpoint import content_digest, describe
 from cpqueens.counting import count_subproblem
 from cpqueens.symmetry import subproblems
 from tests import checkpoint_job, oracle
@@ -42,6 +42,11 @@ class CountingExecutor(Executor):
 
 def load(path: Path) -> dict:
     return json.loads(path.read_text())
+
+
+def save_sealed(path: Path, data: dict) -> None:
+    """Write ``data`` as a checkpoint, sealed as cpqueens seals it (an edit it cannot detect)."""
+    path.write_text(json.dumps({**data, "sha256": content_digest(data)}))
 
 
 def reference(data: dict, model) -> dict[int, int]:
@@ -80,7 +85,7 @@ def test_a_partial_checkpoint_resumes_with_the_rest_only(tmp_path):
     data = load(path)
     kept = data["done"][::2]  # as if the count had died halfway
     data["done"] = kept
-    path.write_text(json.dumps(data))
+    save_sealed(path, data)
     parts = subproblems(model, "bitmask", data["split_depth"])
 
     resumed = CountingExecutor()
@@ -115,7 +120,7 @@ def test_another_split_is_refused(tmp_path):
     cpqueens.model(8).count("bitmask", workers=1, checkpoint=path)
     data = load(path)
     data["split"] = "0" * 64  # what an older splitter would have recorded
-    path.write_text(json.dumps(data))
+    save_sealed(path, data)
     with pytest.raises(cpqueens.CheckpointError, match=r"its split is \d+ subproblems at depth"):
         cpqueens.model(8).count("bitmask", checkpoint=path)
 
@@ -125,7 +130,11 @@ def test_another_split_is_refused(tmp_path):
     [
         ("not json", "Expecting value"),
         ('{"format": "something else"}', "no 'cpqueens-checkpoint' format tag"),
-        ('{"format": "cpqueens-checkpoint", "version": 99}', "version 99, expected 1"),
+        ('{"format": "cpqueens-checkpoint", "version": 99}', "version 99, expected 2"),
+        (
+            '{"format": "cpqueens-checkpoint", "version": 1}',
+            "version 1, expected 2 (written by an older cpqueens; count again with a new file)",
+        ),
     ],
 )
 def test_an_unreadable_checkpoint_is_refused(tmp_path, text, reason):
