@@ -38,6 +38,7 @@ try:
 except ImportError:  # Windows: no flock, so checkpoints are not locked there
     fcntl = None  # type: ignore[assignment]
 
+from cpqueens.class_count import Piece
 from cpqueens.errors import CheckpointError
 from cpqueens.model import Model
 from cpqueens.split import Subproblem
@@ -96,10 +97,20 @@ def content_digest(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def split_digest(parts: Sequence[Subproblem]) -> str:
-    """A SHA-256 of the subproblems in order: two splits with one digest are the same split."""
-    text = "\n".join(f"{p.weight} {p.model.placed!r} {p.model.extra!r}" for p in parts)
-    return hashlib.sha256(text.encode()).hexdigest()
+#: A part of a split: a weighted subproblem, or a piece of the symmetry kernels.
+Part = Subproblem | Piece
+
+
+def _label(part: Part) -> str:
+    """The exact text that identifies ``part`` within its split."""
+    if isinstance(part, Subproblem):
+        return f"{part.weight} {part.model.placed!r} {part.model.extra!r}"
+    return f"piece {part!r}"
+
+
+def split_digest(parts: Sequence[Part]) -> str:
+    """A SHA-256 of the parts in order: two splits with one digest are the same split."""
+    return hashlib.sha256("\n".join(map(_label, parts)).encode()).hexdigest()
 
 
 def most_solutions(model: Model) -> int:
@@ -116,16 +127,26 @@ def most_solutions(model: Model) -> int:
     return factorial(n - len(model.placed)) * factorial(n) ** (model.colours - 1)
 
 
-def holds(part: Subproblem, value: int) -> bool:
-    """Whether ``value`` can be the weighted count of ``part``: its weight times 0..most.
+def holds(part: Part, value: int, n: int) -> bool:
+    """Whether ``value`` can be the weighted count of ``part`` (of an n x n board).
 
-    The weight may be negative (CP-SAT's lex-leader split subtracts the
-    solutions fixed by a rotation), so the count may be too.
+    A subproblem's is its weight times 0..most: the weight may be negative
+    (CP-SAT's lex-leader split subtracts the solutions fixed by a rotation), so
+    the count may be too. A kernel piece's is 0..12 n! (leaves in twelfths).
     """
+    if not isinstance(part, Subproblem):
+        return 0 <= value <= 12 * factorial(n)
     weight = part.weight
     if weight == 0 or value % weight:
         return False
     return 0 <= value // weight <= most_solutions(part.model)
+
+
+def _bound_text(part: Part, n: int) -> str:
+    """What ``holds`` expects of ``part``'s count, for an error message."""
+    if isinstance(part, Subproblem):
+        return f"its weight is {part.weight}"
+    return f"a piece of the symmetry kernels counts 0 to 12 * {n}!"
 
 
 class Checkpoint:
@@ -139,6 +160,7 @@ class Checkpoint:
         """
         self.path = Path(path)
         self.model = describe(model)
+        self.n = model.n
         self.backend = backend
         #: The split depth the file records, or None for a new checkpoint.
         self.split_depth: int | None = None
@@ -282,7 +304,7 @@ class Checkpoint:
             raise self._refuse("backend", repr(backend), repr(self.backend))
         self.split_depth, self._subproblems, self._digest, self.done = depth, total, digest, done
 
-    def bind(self, depth: int, parts: Sequence[Subproblem]) -> dict[int, int]:
+    def bind(self, depth: int, parts: Sequence[Part]) -> dict[int, int]:
         """Tie the checkpoint to the split ``parts`` (refused if it recorded another split).
 
         Return a copy of the finished subproblems. A new checkpoint is written at once.
@@ -299,11 +321,11 @@ class Checkpoint:
                 f"{len(parts)} subproblems at depth {depth} (digest {digest[:12]})",
             )
         for index, value in sorted(self.done.items()):
-            if not holds(parts[index], value):
+            if not holds(parts[index], value, self.n):
                 raise CheckpointError(
                     f"checkpoint {str(self.path)!r} is not a readable cpqueens checkpoint: "
                     f"subproblem {index} cannot have the weighted count {value} "
-                    f"(its weight is {parts[index].weight})"
+                    f"({_bound_text(parts[index], self.n)})"
                 )
         return dict(self.done)
 

@@ -9,7 +9,7 @@ with workers, the pool's processes start while nothing heavy is loaded here.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 #: The largest board the 64-bit kernels can hold.
 MAX_N = 31
@@ -18,7 +18,8 @@ MIN_N = 5
 #: From this size on a pool of worker processes pays for its start-up (about half a second).
 PARALLEL_MIN_N = 17
 
-#: (kind, distance, row-1 columns, row-2 columns): see :func:`pieces`.
+#: (kind, distance, row-1 columns, row-2 columns): see :func:`pieces`. Kinds: "top" (the
+#: representatives, counted in twelfths), "fixed180" and "fixed90" (solutions a turn fixes).
 Piece = tuple[str, int, int, int]
 
 #: The deepest split: row 0's queen is pinned already, rows 1 and 2 may be fixed.
@@ -30,13 +31,13 @@ def pieces(n: int, depth: int = 0) -> list[Piece]:
 
     Each is (kind, distance, row-1 columns, row-2 columns): the
     representatives with row 0's queen at column ``distance`` (see
-    ``native_symmetry._masks``), and one piece counting the solutions fixed by
-    the half and quarter turns. ``depth`` 1 cuts the representatives further
+    ``native_symmetry._masks``), and two pieces counting the solutions fixed by
+    the half and by the quarter turn. ``depth`` 1 cuts the representatives further
     by row 1's queen (the columns row 0's queen leaves it), 2 by row 2's too,
     so that many workers share the work evenly.
 
     >>> len(pieces(8)), len(pieces(8, 1)), len(pieces(8, 2))
-    (4, 16, 50)
+    (5, 17, 51)
     """
     if not 0 <= depth <= MAX_DEPTH:
         raise ValueError(f"depth must be 0, 1 or 2, got {depth!r}")
@@ -57,7 +58,7 @@ def pieces(n: int, depth: int = 0) -> list[Piece]:
                 if below not in (distance, col) and abs(below - distance) != 2:
                     if abs(below - col) > 1:
                         found.append(("top", distance, 1 << col, 1 << below))
-    return [*found, ("turns", 0, 0, 0)]
+    return [*found, ("fixed180", 0, 0, 0), ("fixed90", 0, 0, 0)]
 
 
 def depth_for(n: int, workers: int, per_worker: int) -> int:
@@ -68,8 +69,8 @@ def depth_for(n: int, workers: int, per_worker: int) -> int:
     return depth
 
 
-def count_piece(n: int, piece: Piece) -> tuple[int, int, int]:
-    """One piece's counts, by the kernels (imported here, in whichever process counts)."""
+def count_piece(n: int, piece: Piece) -> int:
+    """One piece's count, by the kernels (imported here, in whichever process counts)."""
     from cpqueens.native_symmetry import count_piece as count
 
     return count(n, piece)
@@ -98,20 +99,25 @@ def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
     if workers == 1:
         results = [count_piece(n, piece) for piece in todo]
     else:
-        from cpqueens.pool import local_pool  # spawned workers that leave no orphan behind
+        from cpqueens.pool import local_pool  # workers that leave no orphan behind
 
         with local_pool(workers) as pool:
             results = list(pool.map(count_piece, [n] * len(todo), todo))
-    return combine(n, results)
+    return combine(n, todo, results)
 
 
-def combine(n: int, results: Iterable[tuple[int, int, int]]) -> tuple[int, int, int]:
-    """The classes by size (of 2, of 4, of 8) from the counts of every piece of ``pieces(n)``.
+def combine(n: int, parts: Sequence[Piece], counts: Sequence[int]) -> tuple[int, int, int]:
+    """The classes by size (of 2, of 4, of 8) from the count of every piece of a split.
 
     Raises ArithmeticError if they do not fit together (a piece missing or counted twice).
     """
-    results = list(results)
-    twelfths, fixed180, fixed90 = (sum(r[i] for r in results) for i in range(3))
+    if len(parts) != len(counts):
+        raise ArithmeticError(f"{len(counts)} counts for {len(parts)} pieces of n={n}")
+    sums = {"top": 0, "fixed180": 0, "fixed90": 0}
+    for piece, value in zip(parts, counts, strict=True):
+        sums[piece[0]] += value
+    twelfths, fixed180, fixed90 = sums["top"], sums["fixed180"], sums["fixed90"]
+    results = (twelfths, fixed180, fixed90)
     # twelfths sums 12 / k over the leaves, the total 4 / k (native_symmetry's docstring)
     if twelfths % 3 or (twelfths // 3 - fixed180) % 8 or (fixed180 - fixed90) % 4 or fixed90 % 2:
         raise ArithmeticError(f"inconsistent class counts for n={n}: {results}")

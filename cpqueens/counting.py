@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import nullcontext
-from typing import Any
+from typing import Any, TypeVar
 
 from cpqueens import class_count
 from cpqueens.backends import get as get_backend
 from cpqueens.checkpoint import Checkpoint
+from cpqueens.class_count import Piece
 from cpqueens.errors import CountInterrupted, IncompleteSearchError, WorkerLostError
 from cpqueens.model import Model
 from cpqueens.planner import AUTO, processes, resolve, uses_class_kernels
@@ -32,6 +33,8 @@ from cpqueens.progress import Progress, ProgressOption, check_progress
 from cpqueens.runner import run, run_serially
 from cpqueens.split import Subproblem
 from cpqueens.symmetry import group, leader, subproblems
+
+P = TypeVar("P")
 
 #: The split aims at this many subproblems per worker, so that no worker idles at the end.
 SUBPROBLEMS_PER_WORKER = 16
@@ -169,50 +172,94 @@ def count(
             f"pass workers or executor, not both: got workers={workers!r} and {executor!r}"
         )
     job = _Job(progress, limit, checkpoint)
-    if executor is None and checkpoint is None and uses_class_kernels(model, engine):
-        two, four, eight = _count_classes(model, workers, job)
+    if uses_class_kernels(model, engine):
+        two, four, eight = _count_classes(model, workers, executor, job)
         return two + four + eight if unique else 2 * two + 4 * four + 8 * eight
     if unique and len(group(model)) > 1:
         model = model.with_constraints(leader(model))
     return _count_subproblems(model, engine, workers, executor, job)
 
 
-def _count_classes(model: Model, workers: int | None, job: _Job) -> tuple[int, int, int]:
+def _count_classes(
+    model: Model, workers: int | None, executor: Executor | None, job: _Job
+) -> tuple[int, int, int]:
     """The free board's classes by size, from the symmetry kernels' pieces."""
     n = model.n
-    local = processes(model, "bitmask", workers, kernels=True)
-    pieces = class_count.pieces(n, class_count.depth_for(n, max(local, 1), SUBPROBLEMS_PER_WORKER))
-    tasks = {i: (n, piece) for i, piece in enumerate(pieces)}
-    results: dict[int, tuple[int, int, int]] = {}
-    job.execute(class_count.count_piece, tasks, results.update, processes=local)
-    return class_count.combine(n, results.values())
+
+    def plan(parallel: int) -> tuple[int, Sequence[Piece]]:
+        depth = class_count.depth_for(n, parallel, SUBPROBLEMS_PER_WORKER)
+        return depth, class_count.pieces(n, depth)
+
+    parts, counts = _count_parts(
+        model,
+        "bitmask",
+        plan,
+        lambda depth: class_count.pieces(n, depth),
+        class_count.count_piece,
+        lambda piece: (n, piece),
+        job,
+        executor,
+        processes(model, "bitmask", workers, kernels=True),
+    )
+    return class_count.combine(n, parts, counts)
 
 
 def _count_subproblems(
     model: Model, backend: str, workers: int | None, executor: Executor | None, job: _Job
 ) -> int:
     """The model's count as the sum of its weighted subproblems' counts."""
-    local = 0 if executor is not None else processes(model, backend, workers, kernels=False)
+    _, counts = _count_parts(
+        model,
+        backend,
+        lambda parallel: split_for(model, parallel, backend),
+        lambda depth: subproblems(model, backend, depth),
+        count_subproblem,
+        lambda part: (backend, part),
+        job,
+        executor,
+        processes(model, backend, workers, kernels=False),
+    )
+    return sum(counts)
+
+
+def _count_parts(
+    model: Model,
+    backend: str,
+    plan: Callable[[int], tuple[int, Sequence[P]]],
+    split: Callable[[int], Sequence[P]],
+    fn: Callable[..., int],
+    arguments: Callable[[P], tuple[Any, ...]],
+    job: _Job,
+    executor: Executor | None,
+    local: int,
+) -> tuple[Sequence[P], list[int]]:
+    """Count every part of a split of ``model``, resumably; return the parts and their counts.
+
+    ``plan(parallel)`` chooses a split depth for that many workers and lists its
+    parts, ``split(depth)`` lists the parts of a recorded depth (a resumed
+    checkpoint), ``fn(*arguments(part))`` counts one part.
+    ``local`` worker processes count (0: this process), unless ``executor``.
+    """
+    if executor is not None:
+        local = 0
     journal = job.open_checkpoint(model, backend)
     with journal or nullcontext():  # the checkpoint's lock is held until the count ends
         if journal is not None and journal.split_depth is not None:
             depth = journal.split_depth  # resume the recorded split, whatever the workers now
-            parts = subproblems(model, backend, depth)
+            parts = split(depth)
         else:
             parallel = executor_workers(executor) if executor is not None else max(local, 1)
-            depth, parts = split_for(model, parallel, backend)
+            depth, parts = plan(parallel)
         done = {} if journal is None else journal.bind(depth, parts)
-        tasks = {i: (backend, part) for i, part in enumerate(parts) if i not in done}
+        tasks = {i: arguments(part) for i, part in enumerate(parts) if i not in done}
 
         def record(results: dict[int, int]) -> None:
             if journal is not None:
                 journal.record(results)
             done.update(results)
 
-        job.execute(
-            count_subproblem, tasks, record, processes=local, executor=executor, already=len(done)
-        )
-        return sum(done.values())
+        job.execute(fn, tasks, record, processes=local, executor=executor, already=len(done))
+    return parts, [done[i] for i in range(len(parts))]
 
 
 class _Job:

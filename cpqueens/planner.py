@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 from typing import TYPE_CHECKING, Literal
 
 from cpqueens.backends import get, is_installed
@@ -40,8 +39,8 @@ MAX_WORKERS_PER_CORE = 4
 
 #: The symmetry kernels' board sizes (``cpqueens.class_count`` holds the limits).
 KERNEL_MIN_N, KERNEL_MAX_N = 5, 31
-#: Below this size pure Python has counted the board before numba has loaded,
-#: unless the kernels are loaded already.
+#: Below this size pure Python has counted the board before numba has loaded
+#: (the choice never depends on what is loaded, so a count's split is reproducible).
 KERNEL_WORTH_N = 12
 #: From this size on the symmetry kernels run for seconds: in worker processes.
 KERNEL_PARALLEL_MIN_N = 17
@@ -78,7 +77,7 @@ def uses_class_kernels(model: Model, backend: str) -> bool:
         and not model.extra
         and not model.board.blocked
         and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
-        and (model.n >= KERNEL_WORTH_N or "cpqueens.native_symmetry" in sys.modules)
+        and model.n >= KERNEL_WORTH_N
         and importlib.util.find_spec("numba") is not None
     )
 

@@ -267,3 +267,33 @@ def test_an_unwritable_checkpoint_is_an_error(tmp_path):
     with pytest.raises(cpqueens.CheckpointError) as refused:
         cpqueens.model(6).count("bitmask", checkpoint=path)
     assert str(refused.value) == f"cannot write checkpoint {str(path)!r}: No such file or directory"
+
+
+def test_a_killed_kernel_count_resumes_to_the_oeis_total(tmp_path):
+    path = tmp_path / "q16.json"
+    command = [*CLI, "count", "16", "--workers", "2", "--checkpoint", str(path)]
+    job = subprocess.Popen(
+        command, cwd=tmp_path, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    if not wait_for(lambda: len(finished(path)) >= 5, timeout=120):
+        job.kill()
+        pytest.fail(f"no progress: {job.communicate()}")
+    job.send_signal(signal.SIGKILL)
+    job.communicate()
+    snapshot = finished(path)
+    data = load(path)
+    assert 5 <= len(snapshot) < data["subproblems"], "the count ended before it was killed"
+
+    resumed = subprocess.run(
+        [*CLI, "count", "16", "--workers", "2", "--checkpoint", str(path)],
+        cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert (resumed.returncode, resumed.stdout, resumed.stderr) == (0, "14772512\n", "")
+    done = finished(path)
+    assert {key: done[key] for key in snapshot} == snapshot  # nothing saved was counted again
+    assert len(done) == data["subproblems"]
+    unique = subprocess.run(
+        [*CLI, "count", "16", "--unique", "--checkpoint", str(path)],
+        cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert (unique.returncode, unique.stdout) == (0, "1846955\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -199,3 +200,19 @@ def test_ctrl_c_cancels_the_clusters_tasks_and_the_same_command_resumes(cluster,
     assert (resumed.returncode, resumed.stdout, resumed.stderr) == (0, f"{expected}\n", "")
     done = finished(path)
     assert {key: done[key] for key in saved} == saved and len(done) == total
+
+
+def test_the_symmetry_kernels_count_on_the_cluster_and_resume_from_a_checkpoint(executor, tmp_path):
+    from cpqueens.class_count import pieces
+
+    path = tmp_path / "q14.json"
+    model = cpqueens.model(14)
+    assert model.engine() == "bitmask"
+    assert model.count(executor=executor) == 365596  # OEIS A000170
+    assert model.count(executor=executor, unique=True) == 45752  # OEIS A002562
+    assert model.count(executor=executor, checkpoint=path) == 365596
+    done = finished(path)
+    data = json.loads(path.read_text())
+    assert len(done) == data["subproblems"] == len(pieces(14, data["split_depth"]))
+    # The same checkpoint answers the unique count too, counting nothing again.
+    assert model.count(executor=executor, checkpoint=path, unique=True) == 45752

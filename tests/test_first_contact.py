@@ -137,7 +137,6 @@ NOTHING_SAVED = re.compile(
     "call",
     [
         "cpqueens.model(19).count(backend='bitmask', workers=1)",  # the kernels, one worker
-        "cpqueens.model(15).count(workers=1)",  # the kernels in this process
         "cpqueens.model(19, blocked=[(0, 1)]).count(workers=1)",  # count_placements
         "cpqueens.model(14).count(backend='cpsat', workers=1)",
     ],
@@ -150,6 +149,28 @@ def test_ctrl_c_raises_count_interrupted_on_every_path(tmp_path, call):
     returncode, out, err, _ = sigint_after_start([sys.executable, "-c", code], "go", 1.5)
     assert (returncode, err) == (0, "")
     assert NOTHING_SAVED.fullmatch(out.strip()), out
+
+
+def test_ctrl_c_stops_the_kernels_counting_in_this_process():
+    # A short count runs here, piece by piece: the signal arrives (from this process, as
+    # the count itself is over too soon to aim at from outside) once the first piece is in.
+    code = (
+        "import os, signal, cpqueens\n"
+        "def progress(done, total):\n"
+        "    if done == 1:\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "try:\n"
+        "    cpqueens.model(15).count(workers=1, progress=progress)\n"
+        "except cpqueens.CountInterrupted as stop:\n"
+        "    print(stop.done, stop.total, stop)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=user_env(), capture_output=True, text=True, timeout=120
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    done, total, message = result.stdout.strip().split(" ", 2)
+    assert int(done) == 1 and int(total) > 1
+    assert NOTHING_SAVED.fullmatch(message), message
 
 
 def test_ctrl_c_on_the_cli_exits_130_with_one_line():

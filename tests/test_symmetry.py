@@ -91,7 +91,8 @@ def test_every_split_depth_of_the_kernels_adds_up_to_the_same_classes(n):
     from cpqueens.class_count import combine, count_piece, pieces
 
     for depth in (0, 1, 2):
-        two, four, eight = combine(n, [count_piece(n, piece) for piece in pieces(n, depth)])
+        parts = pieces(n, depth)
+        two, four, eight = combine(n, parts, [count_piece(n, piece) for piece in parts])
         assert (two, two + four + eight) == (A260318[n - 1], A002562[n - 1])
         assert 2 * two + 4 * four + 8 * eight == A000170[n - 1]
     assert len(pieces(n, 2)) > len(pieces(n, 1)) > len(pieces(n, 0))
