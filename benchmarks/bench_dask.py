@@ -1,16 +1,17 @@
 """Side by side: counting on a 2-worker Dask LocalCluster against the local process pool.
 
-Both sides count ``model(n)`` with the bitmask backend as the same subproblems
-(the split for 2 workers) on 2 worker processes that are already running:
+Both sides count ``model(n)`` with the bitmask backend as the same pieces of
+the symmetry kernels (the split for 2 workers) on 2 worker processes that are
+already running:
 
-- local: ``count(executor=pool)``, ``pool`` the spawn process pool that
+- local: ``count(executor=pool)``, ``pool`` the loky process pool that
   ``count(workers=2)`` makes (``cpqueens.pool.local_pool(2)``);
 - dask: ``count(executor=client.get_executor())`` on
   ``LocalCluster(n_workers=2, threads_per_worker=1, processes=True)`` on 127.0.0.1.
 
-Passing an executor also keeps the free board away from the symmetry kernels,
-so both sides do the same work. Repeats are interleaved A/B and the best of
-each is kept (the machine is shared). Writes benchmarks/RESULTS-dask.md.
+Repeats are interleaved A/B and the best of each is kept (the machine is
+shared). Writes benchmarks/RESULTS-dask.md. ``bench_long.py`` compares whole
+CLI processes instead (``--scheduler`` against ``--workers 2``).
 
     python benchmarks/bench_dask.py [--n 17] [--repeats 3]
 """
@@ -26,9 +27,9 @@ from pathlib import Path
 from distributed import Client, LocalCluster
 
 import cpqueens
-from cpqueens.counting import split_depth
+from cpqueens.class_count import depth_for, pieces
+from cpqueens.counting import SUBPROBLEMS_PER_WORKER
 from cpqueens.pool import local_pool
-from cpqueens.split import subproblems
 
 #: OEIS A000170, to check every timed count.
 A000170 = {13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}
@@ -49,7 +50,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     model = cpqueens.model(args.n)
-    parts = len(subproblems(model, split_depth(model, 2)))
+    parts = len(pieces(args.n, depth_for(args.n, 2, SUBPROBLEMS_PER_WORKER)))
     times: dict[str, list[float]] = {"local": [], "dask": []}
     with (
         LocalCluster(
@@ -84,7 +85,8 @@ def main() -> None:
         "",
         f"Command: `{command.strip()}`",
         "",
-        f"count({args.n}), bitmask backend, {parts} subproblems (the split for 2 workers), "
+        f"count({args.n}), bitmask backend, {parts} pieces of the symmetry kernels "
+        "(the split for 2 workers), "
         f"2 worker processes on each side, best of {args.repeats} interleaved repeats.",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, "
         "2 cores shared with other jobs (noisy).",

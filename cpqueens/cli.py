@@ -158,8 +158,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="record finished subproblems in FILE; run the same command again to resume",
     )
-    count.add_argument(
+    bar = count.add_mutually_exclusive_group()
+    bar.add_argument(
         "--quiet", action="store_true", help="no progress bar (shown on a terminal after 1 s)"
+    )
+    bar.add_argument(
+        "--progress",
+        action="store_true",
+        help="a progress bar on stderr even when it is not a terminal",
     )
     count.add_argument(
         "--time-limit",
@@ -240,7 +246,7 @@ def run_count(args: argparse.Namespace) -> int:
     engine = model.engine(args.backend)
     options = {
         "unique": args.unique,
-        "progress": False if args.quiet or args.json else None,
+        "progress": True if args.progress else (False if args.quiet or args.json else None),
         "checkpoint": args.checkpoint,
         "time_limit": args.time_limit,
     }
