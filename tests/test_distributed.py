@@ -61,11 +61,20 @@ def test_dask_counts_match_the_reference_and_the_oracle(executor, case):
 
 def test_the_split_adapts_to_the_cluster(executor):
     assert executor_workers(executor) == 2
-    model = cpqueens.model(12)
+    from cpqueens.class_count import depth_for, pieces
+
+    model = cpqueens.model(12, blocked=[(0, 0)])
     seen = []
-    assert model.count("bitmask", executor=executor, progress=lambda *p: seen.append(p)) == 14200
+    expected = model.count("bitmask", workers=1)
+    assert model.count("bitmask", executor=executor, progress=lambda *p: seen.append(p)) == expected
     total = len(subproblems(model, split_depth(model, 2)))
     assert total >= 16 * 2  # many subproblems per worker
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    # A free board: the symmetry kernels' pieces, as many per worker.
+    seen.clear()
+    assert cpqueens.model(12).count(executor=executor, progress=lambda *p: seen.append(p)) == 14200
+    total = len(pieces(12, depth_for(12, 2, 16)))
+    assert total >= 16 * 2
     assert seen[0] == (0, total) and seen[-1] == (total, total)
 
 
