@@ -277,13 +277,18 @@ def _operand(value: object, context: str) -> tuple[IntNode, Shape | None]:
         return int(value), None
     if isinstance(value, Condition):
         raise TypeError(
-            f"{context}: {value} is a condition, not an integer expression; "
+            f"{context}: ({value}) is a condition, not an integer expression; "
             "combine conditions with &, | and ~"
         )
     raise TypeError(
         f"{context}: cannot use {value!r} ({type(value).__name__}); "
         "expressions combine only with ints and expressions of the same model"
     )
+
+
+def _show(value: object) -> str:
+    """An operand as error messages show it: an expression's text, else its repr."""
+    return str(value) if isinstance(value, (Expression, Condition)) else repr(value)
 
 
 class Expression:
@@ -308,7 +313,9 @@ class Expression:
         return _text(self.node)
 
     def _binary(self, name: str, other: object, reflected: bool = False) -> Expression:
-        context = f"{self} {name} {other!r}" if not reflected else f"{other!r} {name} {self}"
+        context = (
+            f"{self} {name} {_show(other)}" if not reflected else f"{_show(other)} {name} {self}"
+        )
         node, shape = _operand(other, context)
         shape = _join(self.shape, shape, context)
         args = (node, self.node) if reflected else (self.node, node)
@@ -342,14 +349,14 @@ class Expression:
         return self._times(other, reflected=True)
 
     def _times(self, other: object, reflected: bool) -> Expression:
-        context = f"{other!r} * {self}" if reflected else f"{self} * {other!r}"
+        context = f"{_show(other)} * {self}" if reflected else f"{self} * {_show(other)}"
         if isinstance(other, Expression):
             raise TypeError(f"{context}: an expression multiplies only by an int constant")
         node, _ = _operand(other, context)
         return self._binary("*", node, reflected)
 
     def __mod__(self, other: int) -> Expression:
-        context = f"{self} % {other!r}"
+        context = f"{self} % {_show(other)}"
         if isinstance(other, Expression):
             raise TypeError(f"{context}: the modulus must be a positive int constant")
         node, _ = _operand(other, context)
@@ -358,14 +365,12 @@ class Expression:
         return self._binary("%", node)
 
     def __rmod__(self, other: object) -> Expression:
-        raise TypeError(f"{other!r} % {self}: the modulus must be a positive int constant")
+        raise TypeError(f"{_show(other)} % {self}: the modulus must be a positive int constant")
 
     def _compare(self, name: str, other: object) -> Condition:
-        context = f"{self} {name} {other!r}"
+        context = f"{self} {name} {_show(other)}"
         node, shape = _operand(other, context)
-        return Condition(
-            Comparison(name, self.node, node), _join(self.shape, shape, context)
-        )
+        return Condition(Comparison(name, self.node, node), _join(self.shape, shape, context))
 
     def __eq__(self, other: object) -> Condition:  # type: ignore[override]
         return self._compare("==", other)
@@ -415,7 +420,7 @@ class Condition:
     def _logic(self, name: str, other: object) -> Condition:
         if not isinstance(other, Condition):
             raise TypeError(
-                f"({self}) {'&' if name == 'and' else '|'} {other!r}: "
+                f"({self}) {'&' if name == 'and' else '|'} {_show(other)}: "
                 "& and | combine two conditions"
             )
         shape = _join(self.shape, other.shape, f"({self}) {name} ({other})")
@@ -450,12 +455,10 @@ def all_different(expressions: Iterable[Expression | int]) -> Condition:
     >>> from cpqueens import model
     >>> m = model(5)
     >>> print(all_different(m.q[r] + 2 * r for r in range(3)))
-    all_different(q0[0] + 2 * 0, q0[1] + 2 * 1, q0[2] + 2 * 2)
+    all_different(q0[0] + 0, q0[1] + 2, q0[2] + 4)
     """
     if isinstance(expressions, (Expression, Condition)) or not isinstance(expressions, Iterable):
-        raise TypeError(
-            f"all_different takes an iterable of expressions, got {expressions!r}"
-        )
+        raise TypeError(f"all_different takes an iterable of expressions, got {_show(expressions)}")
     nodes: list[IntNode] = []
     shape: Shape | None = None
     for item in expressions:

@@ -236,9 +236,7 @@ class _Conditions:
             return result
         if isinstance(node, Distinct):  # pairwise: reified all_different is not native
             pairs = [
-                Comparison("!=", a, b)
-                for i, a in enumerate(node.args)
-                for b in node.args[i + 1 :]
+                Comparison("!=", a, b) for i, a in enumerate(node.args) for b in node.args[i + 1 :]
             ]
             return self.literal(Logic("and", tuple(pairs)))
         result = cp.new_bool_var("cmp")
