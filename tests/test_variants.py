@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
+from functools import cache
 from itertools import permutations
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +139,56 @@ def test_cli_states_the_variants():
         1,
         "cpqueens: error: placed queen (0, 1, 1): colour 1 is outside the model's colours 0..0",
     )
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_example(name, *args):
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / f"{name}.py"), *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    return [tuple(int(x) for x in line.split()) for line in done.stdout.splitlines()]
+
+
+def test_the_variant_examples_print_their_oeis_tables():
+    assert run_example("toroidal") == [(n, TOROIDAL[n]) for n in sorted(TOROIDAL)]
+    assert run_example("superqueens") == [
+        (n, SUPERQUEENS[n], SUPERQUEENS_UNIQUE[n]) for n in sorted(SUPERQUEENS_UNIQUE)
+    ]
+
+
+@cache
+def long_diagonals_by_brute_force(n):
+    found = [
+        s for s in oracle.solutions(n) if all(c not in (r, n - 1 - r) for r, c in enumerate(s[0]))
+    ]
+    classes = {min(image(name, s, n) for name in BOARD_SYMMETRIES) for s in found}
+    return len(found), len(classes)
+
+
+def test_the_long_diagonals_example_matches_brute_force():
+    rows = run_example("long_diagonals")
+    assert rows[:8] == [(n, *long_diagonals_by_brute_force(n)) for n in range(1, 9)]
+    assert [n for n, *_ in rows] == list(range(1, 11))
+
+
+def test_the_long_diagonals_puzzle_on_every_backend(backend):
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        from long_diagonals import no_long_diagonal
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    model = no_long_diagonal(8)
+    expected = [
+        s for s in oracle.solutions(8) if all(c not in (r, 7 - r) for r, c in enumerate(s[0]))
+    ]
+    assert [s.by_colour for s in model.solutions(backend)] == expected
+    assert model.count(backend, unique=True) == long_diagonals_by_brute_force(8)[1]
