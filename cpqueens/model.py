@@ -283,7 +283,7 @@ def model(
       (the "2n queens" problem) swapping black and white counts twice, as the
       judges count.
     - ``placed``: queens every solution must contain, as 0-based
-      ``(row, col)`` pairs (colour 0) or ``(row, col, colour)`` triples.
+      ``(row, col)`` pairs of colour 0, or ``(row, col, colour)`` triples.
     - ``toroidal``: the diagonals wrap around the board's edges (toroidal
       queens, OEIS A051906), for every colour.
     - ``knight``: no two queens of one colour a knight's move apart either
