@@ -17,6 +17,7 @@ from cpqueens.errors import (
     NotSupportedError,
     WorkerLostError,
 )
+from cpqueens.expressions import Condition, Expression, all_different
 from cpqueens.model import Model, model
 from cpqueens.solution import Solution
 
@@ -26,15 +27,18 @@ __all__ = [
     "BackendUnavailableError",
     "Board",
     "CheckpointError",
+    "Condition",
     "CountInterrupted",
     "CpqueensError",
     "CrossCheckError",
+    "Expression",
     "IncompleteSearchError",
     "Model",
     "NotSupportedError",
     "Solution",
     "WorkerLostError",
     "__version__",
+    "all_different",
     "backends",
     "model",
 ]

@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 import cpqueens
 from cpqueens.backends import CHOICES, distribution, is_installed, known
 from cpqueens.board import Board
+from cpqueens.constraints import Placed
 from cpqueens.errors import CountInterrupted, CpqueensError
 from cpqueens.model import DEFAULT_BACKEND, Model
 from cpqueens.planner import PREFERENCE
@@ -37,6 +38,9 @@ examples:
   cpqueens count 16 --checkpoint q16.json   Ctrl-C or a crash, then the same command resumes
   cpqueens count 18 --scheduler tcp://HOST:8786   on a Dask cluster
   cpqueens count 8 --placed 0,0 3,5         queens fixed at (row, col), 0-based: 2
+  cpqueens count 5 --colours 2 --placed 0,1,1   a colour-1 queen at (0, 1): 8
+  cpqueens count 13 --toroidal              diagonals wrap around the edges: 4524
+  cpqueens count 12 --knight                superqueens (no knight's move either): 156
   cpqueens count --board grid.txt           the board file gives n
   cpqueens count --colours 2 --board - < grid.txt
   cpqueens solve 6 --limit 3 --format columns
@@ -85,6 +89,20 @@ def cell(text: str) -> tuple[int, int]:
     return row, col
 
 
+def queen(text: str) -> tuple[int, int] | tuple[int, int, int]:
+    """Read a 'R,C' or 'R,C,K' placed queen (0-based row, column and colour, K default 0)."""
+    parts = text.split(",")
+    try:
+        if len(parts) not in (2, 3):
+            raise ValueError(text)
+        numbers = tuple(int(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected R,C or R,C,K (0-based row, column and colour), got {text!r}"
+        ) from None
+    return numbers  # type: ignore[return-value]
+
+
 def take_negative_cells(parser: argparse.ArgumentParser) -> None:
     """Make ``parser`` read a cell with a negative row, such as ``-1,0``, as an argument.
 
@@ -95,7 +113,7 @@ def take_negative_cells(parser: argparse.ArgumentParser) -> None:
     instead of failing as an option without its arguments.
     """
     numbers = parser._negative_number_matcher.pattern
-    parser._negative_number_matcher = re.compile(rf"(?:{numbers})|^-\d+,-?\d+$")
+    parser._negative_number_matcher = re.compile(rf"(?:{numbers})|^-\d+,-?\d+(?:,-?\d+)?$")
 
 
 def add_problem_options(parser: argparse.ArgumentParser) -> None:
@@ -109,12 +127,22 @@ def add_problem_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--placed",
-        metavar="R,C",
-        type=cell,
+        metavar="R,C[,K]",
+        type=queen,
         nargs="+",
         action="extend",
         default=[],
-        help="colour-0 queens fixed at 0-based (row, col)",
+        help="queens fixed at 0-based (row, col), of colour K (default 0)",
+    )
+    parser.add_argument(
+        "--toroidal",
+        action="store_true",
+        help="the diagonals wrap around the board's edges (toroidal queens)",
+    )
+    parser.add_argument(
+        "--knight",
+        action="store_true",
+        help="no two queens of one colour a knight's move apart (superqueens)",
     )
     take_negative_cells(parser)
     parser.add_argument(
@@ -224,14 +252,15 @@ def read_board(path: str) -> Board:
 
 def build_model(args: argparse.Namespace) -> Model:
     """The model the problem options state."""
+    variants = {"toroidal": args.toroidal, "knight": args.knight}
     if args.board is None:
         if args.n is None:
             raise UsageError("give the board size N or a board file with --board")
-        return cpqueens.model(args.n, colours=args.colours, placed=args.placed)
+        return cpqueens.model(args.n, colours=args.colours, placed=args.placed, **variants)
     board = read_board(args.board)
     if args.n is not None and args.n != board.n:
         raise UsageError(f"N is {args.n} but the board in {args.board!r} is {board.n}x{board.n}")
-    return cpqueens.model(board, colours=args.colours, placed=args.placed)
+    return cpqueens.model(board, colours=args.colours, placed=args.placed, **variants)
 
 
 def report_time(args: argparse.Namespace, start: float, engine: str) -> None:
@@ -266,7 +295,8 @@ def run_count(args: argparse.Namespace) -> int:
             "n": model.n,
             "colours": model.colours,
             "blocked": [list(cell) for cell in model.board.blocked],
-            "placed": [list(cell) for cell in model.placed],
+            "placed": [list(cell) for cell in model.placed]
+            + [[*cell, c.colour] for c in model.extra if isinstance(c, Placed) for cell in c.cells],
             "backend": engine,
             "requested_backend": args.backend,
             "seconds": round(seconds, 6),

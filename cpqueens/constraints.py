@@ -6,7 +6,10 @@ Variables are ``q[colour][row]``, the column of that colour's queen in that row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from cpqueens.expressions import CondNode, evaluate, reads
 
 Cell = tuple[int, int]
 
@@ -129,7 +132,112 @@ class Invariant:
         return f"Invariant(q = image of q under {self.symmetry})"
 
 
-Constraint = AllDifferent | Forbidden | Placed | Disjoint | LexLeader | Invariant
+@dataclass(frozen=True)
+class Toroidal:
+    """The diagonals of ``colour``'s queens wrap around the board's edges (toroidal queens).
+
+    ``(q[r] + r) mod n`` and ``(q[r] - r) mod n`` differ across all rows r; with
+    the columns, no two queens attack each other on the torus. Every board
+    symmetry keeps it.
+
+    >>> Toroidal(0).holds(((0, 2, 4, 1, 3),), 5), Toroidal(0).holds(((1, 3, 0, 2),), 4)
+    (True, False)
+    """
+
+    colour: int = 0
+
+    #: The board symmetries that map the constraint onto itself.
+    keeps = BOARD_SYMMETRIES
+
+    def holds(self, by_colour: Sequence[Sequence[int]], n: int) -> bool:
+        """Whether a complete solution meets the constraint."""
+        columns = by_colour[self.colour]
+        return all(
+            len({(c + sign * r) % n for r, c in enumerate(columns)}) == n for sign in (1, -1)
+        )
+
+    def __str__(self) -> str:
+        c = self.colour
+        return f"Toroidal(q{c}[r] + r and q{c}[r] - r differ mod n across rows r)"
+
+
+@dataclass(frozen=True)
+class KnightMoves:
+    """No two queens of ``colour`` stand a knight's move apart (superqueens).
+
+    ``|q[r] - q[r+1]| != 2`` and ``|q[r] - q[r+2]| != 1`` for every row r.
+    Every board symmetry keeps it.
+
+    >>> KnightMoves(0).holds(((1, 3, 0, 2),), 4)
+    False
+    """
+
+    colour: int = 0
+
+    #: The board symmetries that map the constraint onto itself.
+    keeps = BOARD_SYMMETRIES
+
+    def holds(self, by_colour: Sequence[Sequence[int]], n: int) -> bool:
+        """Whether a complete solution meets the constraint."""
+        columns = by_colour[self.colour]
+        return all(
+            abs(columns[r] - columns[r + gap]) != 3 - gap
+            for gap in (1, 2)
+            for r in range(len(columns) - gap)
+        )
+
+    def __str__(self) -> str:
+        return f"KnightMoves(no two q{self.colour} queens a knight's move apart)"
+
+
+@dataclass(frozen=True)
+class Where:
+    """A user-stated condition (``Model.where``): a node tree of ``cpqueens.expressions``.
+
+    ``keeps`` names the board symmetries the condition is declared to keep
+    (besides the identity); a model's symmetry group is cut down to them.
+
+    >>> from cpqueens.expressions import Comparison, Var
+    >>> str(Where(Comparison("<", Var(0, 0), Var(0, 7))))
+    'q0[0] < q0[7]'
+    """
+
+    condition: CondNode
+    keeps: tuple[str, ...] = ("identity",)
+
+    def __post_init__(self) -> None:
+        keeps = tuple(dict.fromkeys(("identity", *self.keeps)))
+        for name in keeps:
+            _check_symmetry(name)
+        object.__setattr__(self, "keeps", keeps)
+
+    @property
+    def reads(self) -> tuple[tuple[int, int], ...]:
+        """The (colour, row) variables the condition reads, sorted."""
+        return reads(self.condition)
+
+    def holds(self, by_colour: Sequence[Sequence[int]], n: int) -> bool:
+        """Whether a complete solution meets the condition."""
+        return bool(evaluate(self.condition, by_colour))
+
+    def __str__(self) -> str:
+        text = str(self.condition)
+        if len(self.keeps) > 1:
+            text += f"  (kept by {', '.join(self.keeps[1:])})"
+        return text
+
+
+Constraint = (
+    AllDifferent
+    | Forbidden
+    | Placed
+    | Disjoint
+    | LexLeader
+    | Invariant
+    | Toroidal
+    | KnightMoves
+    | Where
+)
 
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:

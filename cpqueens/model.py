@@ -5,6 +5,7 @@ A model is immutable and knows no solver; ``constraints`` is the whole problem.
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
@@ -14,8 +15,19 @@ from itertools import islice
 from cpqueens.backends import backends as installed_backends
 from cpqueens.backends import get as get_backend
 from cpqueens.board import Board, check_cells, check_size
-from cpqueens.constraints import AllDifferent, Cell, Constraint, Disjoint, Forbidden, Placed
+from cpqueens.constraints import (
+    AllDifferent,
+    Cell,
+    Constraint,
+    Disjoint,
+    Forbidden,
+    KnightMoves,
+    Placed,
+    Toroidal,
+    Where,
+)
 from cpqueens.errors import CrossCheckError
+from cpqueens.expressions import Condition, Variables
 from cpqueens.planner import AUTO, BackendName, resolve
 from cpqueens.solution import Solution
 
@@ -83,6 +95,46 @@ class Model:
     def with_constraints(self, *constraints: Constraint) -> Model:
         """The same model narrowed by more constraints."""
         return Model(self.board, self.colours, self.placed, self.extra + constraints)
+
+    @property
+    def q(self) -> Variables:
+        """The model's variables for ``where``: ``q[row]`` (colour 0), ``q[colour, row]``.
+
+        >>> m = model(8)
+        >>> print(m.where(m.q[0] < m.q[7]).extra[0])
+        q0[0] < q0[7]
+        """
+        return Variables(self.n, self.colours)
+
+    def where(self, *conditions: Condition, keeps: Iterable[str] = ()) -> Model:
+        """The same model narrowed by conditions built from ``q`` (a new, immutable model).
+
+        ``keeps`` declares board symmetries that map every solution meeting the
+        conditions to one meeting them too (``symmetries()`` is cut down to
+        them; none declared leaves only the identity). A wrong declaration
+        makes ``unique`` counts wrong: declare only what you have proved.
+
+        >>> m = model(6)
+        >>> m.where(m.q[0] < m.q[5]).count()
+        2
+        """
+        keeps = tuple(keeps) if not isinstance(keeps, str) else (keeps,)
+        found: list[Constraint] = []
+        for condition in conditions:
+            if not isinstance(condition, Condition):
+                raise TypeError(
+                    f"where() takes conditions built from model.q (such as "
+                    f"m.q[0] < m.q[1]), got {condition!r} ({type(condition).__name__})"
+                )
+            if condition.shape is not None and condition.shape != (self.n, self.colours):
+                n, colours = condition.shape
+                raise ValueError(
+                    f"the condition {condition} is over the variables of another model "
+                    f"(a {n}x{n} board with {colours} colour(s)), not this {self.n}x{self.n} "
+                    f"board with {self.colours} colour(s): build it from this model's q"
+                )
+            found.append(Where(condition.node, keeps))
+        return self.with_constraints(*found)
 
     def symmetries(self) -> tuple[str, ...]:
         """The board symmetries mapping the whole model onto itself (``cpqueens.symmetry``).
@@ -215,7 +267,9 @@ def model(
     blocked: Iterable[Cell] = (),
     *,
     colours: int = 1,
-    placed: Iterable[Cell] = (),
+    placed: Iterable[Cell | tuple[int, int, int]] = (),
+    toroidal: bool = False,
+    knight: bool = False,
 ) -> Model:
     """Build a model: an n x n board (or a ``Board``), blocked cells, colours, placed queens.
 
@@ -229,7 +283,11 @@ def model(
       (the "2n queens" problem) swapping black and white counts twice, as the
       judges count.
     - ``placed``: queens every solution must contain, as 0-based
-      ``(row, col)`` pairs; they are of colour 0.
+      ``(row, col)`` pairs of colour 0, or ``(row, col, colour)`` triples.
+    - ``toroidal``: the diagonals wrap around the board's edges (toroidal
+      queens, OEIS A051906), for every colour.
+    - ``knight``: no two queens of one colour a knight's move apart either
+      (superqueens, OEIS A051223).
 
     Bad input raises a ``ValueError`` or ``TypeError`` naming the bad value; a
     contradictory but well-formed model (a placed queen on a blocked cell)
@@ -248,10 +306,57 @@ def model(
     8
     >>> model(4, colours=2).count()
     2
+    >>> model(5, toroidal=True).count(), model(10, knight=True).count()
+    (10, 4)
     """
     if isinstance(n, Board):
         board = Board(n.n, n.blocked + check_cells(blocked, n.n, "blocked cell"))
     else:
         size = check_size(n)
         board = Board(size, check_cells(blocked, size, "blocked cell"))
-    return Model(board, colours, check_cells(placed, board.n, "placed queen"))
+    for flag, name in ((toroidal, "toroidal"), (knight, "knight")):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, got {flag!r}")
+    first, others = _placed_by_colour(placed, board.n, colours)
+    extra: list[Constraint] = [Placed(cells, colour) for colour, cells in others.items()]
+    if toroidal:
+        extra += [Toroidal(colour) for colour in range(colours)]
+    if knight:
+        extra += [KnightMoves(colour) for colour in range(colours)]
+    return Model(board, colours, first, tuple(extra))
+
+
+def _placed_by_colour(
+    placed: Iterable[Cell | tuple[int, int, int]], n: int, colours: object
+) -> tuple[tuple[Cell, ...], dict[int, tuple[Cell, ...]]]:
+    """Colour 0's placed cells, and every other colour's, from pairs and (row, col, colour)."""
+    if isinstance(placed, (str, bytes)) or not isinstance(placed, Iterable):
+        check_cells(placed, n, "placed queen")  # raises its error naming the value
+    by_colour: dict[int, set[Cell]] = {}
+    for item in placed:
+        colour = 0
+        if isinstance(item, (tuple, list)) and len(item) == 3:
+            colour = item[2]
+            if isinstance(colour, bool) or not isinstance(colour, numbers.Integral):
+                raise TypeError(f"placed queen {tuple(item)!r}: its colour must be an int")
+            count = colours if isinstance(colours, int) and not isinstance(colours, bool) else 1
+            if not 0 <= colour < count:
+                raise ValueError(
+                    f"placed queen {tuple(item)!r}: colour {colour} is outside the "
+                    f"model's colours 0..{count - 1}"
+                )
+            item = tuple(item[:2])
+        by_colour.setdefault(int(colour), set()).update(check_cells([item], n, "placed queen"))
+    for colour, colour_cells in by_colour.items():
+        if colour == 0:
+            continue  # Model checks colour 0's rows
+        rows: dict[int, Cell] = {}
+        for cell in sorted(colour_cells):
+            if cell[0] in rows:
+                raise ValueError(
+                    f"placed queens {rows[cell[0]]!r} and {cell!r} of colour {colour} share "
+                    f"row {cell[0]}: expected at most one placed queen per row and colour"
+                )
+            rows[cell[0]] = cell
+    first = tuple(sorted(by_colour.pop(0, ())))
+    return first, {colour: tuple(sorted(cells)) for colour, cells in sorted(by_colour.items())}

@@ -39,8 +39,8 @@ def is_mirror_symmetric(model: Model) -> bool:
     False
     """
     n = model.n
-    if model.extra:
-        return False  # unknown extra constraints: assume nothing
+    if any("mirror" not in getattr(c, "keeps", ()) for c in model.extra):
+        return False  # an extra constraint not known to keep the mirror: assume nothing
     for cells in (model.board.blocked, model.placed):
         if {(r, n - 1 - c) for r, c in cells} != set(cells):
             return False

@@ -231,10 +231,12 @@ def test_console_script_is_declared():
          "cpqueens: error: placed queen (0, -2) is off the 4x4 board: "
          "row and column must be in 0..3"),
         (["count", "8", "--placed", "-1"], "", 2,
-         "cpqueens count: error: argument --placed: expected R,C (0-based row and column), "
+         "cpqueens count: error: argument --placed: expected R,C or R,C,K "
+         "(0-based row, column and colour), "
          "got '-1'"),
         (["count", "4", "--placed", "1"], "", 2,
-         "cpqueens count: error: argument --placed: expected R,C (0-based row and column), "
+         "cpqueens count: error: argument --placed: expected R,C or R,C,K "
+         "(0-based row, column and colour), "
          "got '1'"),
         (["count", "4", "--backend", "gurobi"], "", 1,
          "cpqueens: error: unknown backend 'gurobi': "

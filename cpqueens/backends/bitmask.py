@@ -18,10 +18,31 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
+from cpqueens.constraints import (
+    AllDifferent,
+    Disjoint,
+    Forbidden,
+    Invariant,
+    KnightMoves,
+    LexLeader,
+    Placed,
+    Toroidal,
+    Where,
+)
+from cpqueens.expressions import CondNode, evaluate
 
 #: The constraint classes this backend translates.
-SUPPORTS = (AllDifferent, Forbidden, Placed, Disjoint, LexLeader, Invariant)
+SUPPORTS = (
+    AllDifferent,
+    Forbidden,
+    Placed,
+    Disjoint,
+    LexLeader,
+    Invariant,
+    Toroidal,
+    KnightMoves,
+    Where,
+)
 
 NAME = "bitmask"
 
@@ -36,6 +57,24 @@ class Plan:
     disjoint: frozenset[tuple[int, int]]  # colour pairs (a < b) that share no cell
     # LexLeader / Invariant: checked on each complete solution (the DFS enumerates then).
     symmetric: tuple[LexLeader | Invariant, ...] = ()
+    toroidal: frozenset[int] = frozenset()  # colours whose diagonals wrap around (mod n)
+    knight: frozenset[int] = frozenset()  # colours with no two queens a knight's move apart
+    # Conditions reading two or more variables, by their last (colour, row): checked
+    # as soon as that row's queen is placed. One-variable conditions are in ``allowed``.
+    checks: tuple[tuple[tuple[int, int], CondNode], ...] = ()
+
+    def row_checks(self, colour: int) -> dict[int, list[CondNode]]:
+        """Colour ``colour``'s conditions by the row after whose placement they are checked."""
+        found: dict[int, list[CondNode]] = {}
+        for (last_colour, row), condition in self.checks:
+            if last_colour == colour:
+                found.setdefault(row, []).append(condition)
+        return found
+
+    @property
+    def plain(self) -> bool:
+        """Whether the plan is queens' lines and masks only (what the native kernels count)."""
+        return not (self.symmetric or self.toroidal or self.knight or self.checks)
 
 
 def compile_plan(model) -> Plan:
@@ -47,6 +86,9 @@ def compile_plan(model) -> Plan:
     placed: list[tuple[int, int, int]] = []
     disjoint: set[tuple[int, int]] = set()
     symmetric: list[LexLeader | Invariant] = []
+    toroidal: set[int] = set()
+    knight: set[int] = set()
+    checks: list[tuple[tuple[int, int], CondNode]] = []
     for constraint in model.constraints:
         if isinstance(constraint, AllDifferent):
             offsets[constraint.colour].add(constraint.offset)
@@ -61,6 +103,25 @@ def compile_plan(model) -> Plan:
             disjoint.update((a, b) for i, a in enumerate(group) for b in group[i + 1 :])
         elif isinstance(constraint, (LexLeader, Invariant)):
             symmetric.append(constraint)
+        elif isinstance(constraint, Toroidal):
+            toroidal.add(constraint.colour)
+        elif isinstance(constraint, KnightMoves):
+            knight.add(constraint.colour)
+        elif isinstance(constraint, Where):
+            variables = constraint.reads
+            if len(variables) >= 2:
+                checks.append((variables[-1], constraint.condition))
+            elif variables:  # one variable: a mask of the columns that meet the condition
+                colour, row = variables[0]
+                values = [[0] * n for _ in range(colours)]
+                mask = 0
+                for col in range(n):
+                    values[colour][row] = col
+                    if evaluate(constraint.condition, values):
+                        mask |= 1 << col
+                allowed[colour][row] &= mask
+            elif not evaluate(constraint.condition, ()):
+                allowed[0] = [0] * n  # a condition on no variable that is false: no solution
         else:
             raise unsupported(NAME, constraint)
     for colour, row, col in placed:
@@ -83,18 +144,47 @@ def compile_plan(model) -> Plan:
         tuple(frozenset(o) for o in offsets),
         frozenset(disjoint),
         tuple(symmetric),
+        frozenset(toroidal),
+        frozenset(knight),
+        tuple(checks),
     )
 
 
+def _near(n: int, col: int, distance: int) -> int:
+    """The mask of the columns ``distance`` left and right of ``col`` on the board."""
+    mask = 0
+    if col - distance >= 0:
+        mask |= 1 << (col - distance)
+    if col + distance < n:
+        mask |= 1 << (col + distance)
+    return mask
+
+
 def placements(
-    n: int, allowed: Sequence[int], offsets: frozenset[int]
+    n: int,
+    allowed: Sequence[int],
+    offsets: frozenset[int],
+    *,
+    toroidal: bool = False,
+    knight: bool = False,
+    checks: dict[int, list[CondNode]] | None = None,
+    earlier: tuple[tuple[int, ...], ...] = (),
 ) -> Iterator[tuple[int, ...]]:
-    """Yield every one-colour placement (a column per row) in lexicographic order."""
+    """Yield every one-colour placement (a column per row) in lexicographic order.
+
+    ``toroidal`` rotates the diagonal masks (diagonals mod n) instead of
+    shifting them; ``knight`` keeps the columns c±2 of the row above and c±1
+    of the row two above free of queens; ``checks`` maps a row to the
+    conditions checked once its queen is placed, reading the ``earlier``
+    colours' columns and this colour's rows so far.
+    """
     full = (1 << n) - 1
+    top = n - 1
     use_cols, use_diag, use_anti = 0 in offsets, -1 in offsets, 1 in offsets
     cols, diag, anti = [0] * n, [0] * n, [0] * n
     avail = [0] * n
     columns = [0] * n
+    values = (*earlier, columns)
     avail[0] = allowed[0]
     row = 0
     while row >= 0:
@@ -105,21 +195,42 @@ def placements(
         bit = free & -free
         avail[row] = free ^ bit
         columns[row] = bit.bit_length() - 1
+        if checks and row in checks:
+            if not all(evaluate(condition, values) for condition in checks[row]):
+                continue
         if row == n - 1:
             yield tuple(columns)
             continue
         cols[row + 1] = cols[row] | bit if use_cols else 0
-        diag[row + 1] = ((diag[row] | bit) << 1) & full if use_diag else 0
-        anti[row + 1] = (anti[row] | bit) >> 1 if use_anti else 0
+        if toroidal:
+            d, a = diag[row] | bit, anti[row] | bit
+            diag[row + 1] = ((d << 1) | (d >> top)) & full if use_diag else 0
+            anti[row + 1] = ((a >> 1) | ((a & 1) << top)) if use_anti else 0
+        else:
+            diag[row + 1] = ((diag[row] | bit) << 1) & full if use_diag else 0
+            anti[row + 1] = (anti[row] | bit) >> 1 if use_anti else 0
         row += 1
         avail[row] = allowed[row] & ~(cols[row] | diag[row] | anti[row])
+        if knight:
+            near = _near(n, columns[row - 1], 2)
+            if row >= 2:
+                near |= _near(n, columns[row - 2], 1)
+            avail[row] &= ~near
 
 
-def count_placements(n: int, allowed: Sequence[int], offsets: frozenset[int]) -> int:
+def count_placements(
+    n: int,
+    allowed: Sequence[int],
+    offsets: frozenset[int],
+    *,
+    toroidal: bool = False,
+    knight: bool = False,
+) -> int:
     """The number of one-colour placements, by the recursive bitmask DFS."""
     if n + 50 > sys.getrecursionlimit():
-        return sum(1 for _ in placements(n, allowed, offsets))
+        return sum(1 for _ in placements(n, allowed, offsets, toroidal=toroidal, knight=knight))
     full = (1 << n) - 1
+    top = n - 1
     use_cols, use_diag, use_anti = 0 in offsets, -1 in offsets, 1 in offsets
     last = n - 1
 
@@ -139,6 +250,34 @@ def count_placements(n: int, allowed: Sequence[int], offsets: frozenset[int]) ->
             )
         return total
 
+    def wrapped(row: int, cols: int, diag: int, anti: int, near1: int, near2: int) -> int:
+        # near1: the knight's columns from the row above, near2: from two rows above.
+        free = allowed[row] & ~(cols | diag | anti | near1)
+        if row == last:
+            return free.bit_count()
+        total = 0
+        while free:
+            bit = free & -free
+            free ^= bit
+            if toroidal:
+                d, a = diag | bit, anti | bit
+                next_diag = ((d << 1) | (d >> top)) & full if use_diag else 0
+                next_anti = ((a >> 1) | ((a & 1) << top)) if use_anti else 0
+            else:
+                next_diag = ((diag | bit) << 1) & full if use_diag else 0
+                next_anti = (anti | bit) >> 1 if use_anti else 0
+            if knight:
+                next_near1 = (((bit << 2) | (bit >> 2)) & full) | near2
+                next_near2 = ((bit << 1) | (bit >> 1)) & full
+            else:
+                next_near1 = next_near2 = 0
+            total += wrapped(
+                row + 1, cols | bit if use_cols else 0, next_diag, next_anti, next_near1, next_near2
+            )
+        return total
+
+    if toroidal or knight:
+        return wrapped(0, 0, 0, 0, 0, 0)
     return search(0, 0, 0, 0)
 
 
@@ -152,12 +291,27 @@ def _colour_masks(plan: Plan, colour: int, earlier: Sequence[tuple[int, ...]]) -
     return masks
 
 
+def _placements(
+    plan: Plan, colour: int, masks: Sequence[int], earlier: tuple[tuple[int, ...], ...]
+) -> Iterator[tuple[int, ...]]:
+    """Colour ``colour``'s placements under ``masks``, with its variants and conditions."""
+    return placements(
+        plan.n,
+        masks,
+        plan.offsets[colour],
+        toroidal=colour in plan.toroidal,
+        knight=colour in plan.knight,
+        checks=plan.row_checks(colour),
+        earlier=earlier,
+    )
+
+
 def _nested(
     plan: Plan, earlier: tuple[tuple[int, ...], ...]
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
     colour = len(earlier)
     masks = _colour_masks(plan, colour, earlier)
-    for columns in placements(plan.n, masks, plan.offsets[colour]):
+    for columns in _placements(plan, colour, masks, earlier):
         found = (*earlier, columns)
         if len(found) == len(plan.allowed):
             yield found
@@ -196,6 +350,8 @@ def _wants_native(plan: Plan) -> bool:
     """Whether the native kernels can count ``plan`` and it is big enough to pay for them."""
     if plan.n > NATIVE_MAX_N or any(offsets != _QUEEN_LINES for offsets in plan.offsets):
         return False
+    if not plan.plain:
+        return False  # variants and conditions: the Python DFS checks them
     if "cpqueens.native" in sys.modules:
         return True
     rows = sum(1 for mask in plan.allowed[0] if mask & (mask - 1))  # rows with a choice
@@ -254,11 +410,19 @@ def _python_count(plan: Plan) -> int:
     def nested_count(earlier: tuple[tuple[int, ...], ...]) -> int:
         colour = len(earlier)
         masks = _colour_masks(plan, colour, earlier)
+        if colour == last and not plan.row_checks(colour):
+            return count_placements(
+                plan.n,
+                masks,
+                plan.offsets[colour],
+                toroidal=colour in plan.toroidal,
+                knight=colour in plan.knight,
+            )
         if colour == last:
-            return count_placements(plan.n, masks, plan.offsets[colour])
+            return sum(1 for _ in _placements(plan, colour, masks, earlier))
         return sum(
             nested_count((*earlier, columns))
-            for columns in placements(plan.n, masks, plan.offsets[colour])
+            for columns in _placements(plan, colour, masks, earlier)
         )
 
     return nested_count(())

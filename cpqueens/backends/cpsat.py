@@ -20,11 +20,43 @@ from ortools.sat.python import cp_model
 
 from cpqueens.backends._translate import domains as cell_domains
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
+from cpqueens.constraints import (
+    AllDifferent,
+    Disjoint,
+    Forbidden,
+    Invariant,
+    KnightMoves,
+    LexLeader,
+    Placed,
+    Toroidal,
+    Where,
+)
 from cpqueens.errors import IncompleteSearchError
+from cpqueens.expressions import (
+    NEGATED,
+    Comparison,
+    CondNode,
+    Distinct,
+    IntNode,
+    Logic,
+    Var,
+    bounds,
+    evaluate,
+    reads,
+)
 
 #: The constraint classes this backend translates.
-SUPPORTS = (AllDifferent, Forbidden, Placed, Disjoint, LexLeader, Invariant)
+SUPPORTS = (
+    AllDifferent,
+    Forbidden,
+    Placed,
+    Disjoint,
+    LexLeader,
+    Invariant,
+    Toroidal,
+    KnightMoves,
+    Where,
+)
 
 NAME = "cpsat"
 
@@ -49,8 +81,14 @@ def build(
     all_different: list[AllDifferent] = []
     disjoint: list[Disjoint] = []
     symmetric: list[LexLeader | Invariant] = []
+    variants: list[Toroidal | KnightMoves] = []
+    conditions: list[Where] = []
     for constraint in rest:
-        if isinstance(constraint, AllDifferent):
+        if isinstance(constraint, (Toroidal, KnightMoves)):
+            variants.append(constraint)
+        elif isinstance(constraint, Where):
+            conditions.append(constraint)
+        elif isinstance(constraint, AllDifferent):
             all_different.append(constraint)
         elif isinstance(constraint, Disjoint):
             disjoint.append(constraint)
@@ -81,6 +119,27 @@ def build(
     for constraint in disjoint:
         for row in range(n):
             cp.add_all_different(q[colour][row] for colour in constraint.colours)
+    # Toroidal queens: the diagonals taken mod n differ too.
+    for variant in variants:
+        row_vars = q[variant.colour]
+        if isinstance(variant, Toroidal):
+            for sign in (1, -1):
+                wrapped = []
+                for r, var in enumerate(row_vars):
+                    d = cp.new_int_var(0, n - 1, f"t{variant.colour}_{sign}_{r}")
+                    cp.add_modulo_equality(d, var + sign * r + n, n)  # non-negative: no sign issue
+                    wrapped.append(d)
+                cp.add_all_different(wrapped)
+            continue
+        # Superqueens: no knight's move, |q[r] - q[r+1]| != 2 and |q[r] - q[r+2]| != 1.
+        for gap in (1, 2):
+            for r in range(n - gap):
+                cp.add(row_vars[r + gap] != row_vars[r] + 3 - gap)
+                cp.add(row_vars[r + gap] != row_vars[r] - 3 + gap)
+    # The user's conditions, stated natively (linear terms, abs, modulo, reified logic).
+    translator = _Conditions(cp, q, n)
+    for condition in conditions:
+        translator.post(condition.condition)
     # Symmetry breaking: the solution against its images under board symmetries.
     if symmetric:
         _add_symmetry_constraints(cp, q, symmetric)
@@ -91,6 +150,117 @@ def build(
         cp_model.SELECT_MIN_VALUE,
     )
     return cp, q
+
+
+class _Conditions:
+    """Translate condition nodes into CP-SAT: every auxiliary variable is fixed by q.
+
+    Integer nodes become linear expressions (``abs`` through
+    ``add_abs_equality``, ``%`` through ``add_modulo_equality``, whose
+    truncating result is moved up by the modulus when negative, as Python's
+    sign rule asks); conditions are posted directly at the top level, and
+    reified (a literal equivalent to the condition) under ``|`` and ``~``.
+    Each auxiliary variable is a function of q, so every solution is
+    enumerated exactly once.
+    """
+
+    def __init__(self, cp: cp_model.CpModel, q: list[list[cp_model.IntVar]], n: int) -> None:
+        """Translate into ``cp`` over the variables ``q[colour][row]`` of an n x n board."""
+        self.cp, self.q, self.n = cp, q, n
+
+    def term(self, node: IntNode) -> cp_model.LinearExprT:
+        """A linear expression equal to the integer node."""
+        cp = self.cp
+        if isinstance(node, int):
+            return node
+        if isinstance(node, Var):
+            return self.q[node.colour][node.row]
+        args = node.args
+        if node.name == "+":
+            return self.term(args[0]) + self.term(args[1])
+        if node.name == "-":
+            return self.term(args[0]) - self.term(args[1])
+        if node.name == "neg":
+            return -self.term(args[0])
+        if node.name == "*":
+            return self.term(args[0]) * self.term(args[1])  # one of the two is an int
+        lo, hi = bounds(node, self.n)
+        if node.name == "abs":
+            target = cp.new_int_var(lo, hi, "abs")
+            cp.add_abs_equality(target, self.term(args[0]))
+            return target
+        # %: CP-SAT truncates towards zero (the result takes the dividend's sign).
+        modulus = args[1]
+        assert isinstance(modulus, int)
+        inner_lo, inner_hi = bounds(args[0], self.n)
+        truncated = cp.new_int_var(
+            max(-(modulus - 1), min(inner_lo, 0)), min(modulus - 1, max(inner_hi, 0)), "mod"
+        )
+        cp.add_modulo_equality(truncated, self.term(args[0]), modulus)
+        if inner_lo >= 0:
+            return truncated
+        negative = cp.new_bool_var("mod_negative")
+        cp.add(truncated < 0).only_enforce_if(negative)
+        cp.add(truncated >= 0).only_enforce_if(~negative)
+        return truncated + modulus * negative
+
+    def post(self, node: CondNode) -> None:
+        """Require the condition."""
+        cp = self.cp
+        if not reads(node):
+            if not evaluate(node, ()):
+                cp.add_bool_or([])  # false whatever the queens: no solution
+            return
+        if isinstance(node, Comparison):
+            cp.add(self._compare(node.name, node))
+        elif isinstance(node, Distinct):
+            cp.add_all_different([self.term(arg) for arg in node.args])
+        elif node.name == "and":
+            for arg in node.args:
+                self.post(arg)
+        else:
+            cp.add_bool_or([self.literal(node)])
+
+    def literal(self, node: CondNode) -> cp_model.IntVar:
+        """A Boolean literal equivalent to the condition (both ways)."""
+        cp = self.cp
+        if not reads(node):
+            return cp.new_constant(int(bool(evaluate(node, ()))))
+        if isinstance(node, Logic) and node.name == "not":
+            return ~self.literal(node.args[0])
+        if isinstance(node, Logic):
+            parts = [self.literal(arg) for arg in node.args]
+            result = cp.new_bool_var(node.name)
+            if node.name == "and":
+                cp.add_bool_and(parts).only_enforce_if(result)
+                cp.add_bool_or([~part for part in parts]).only_enforce_if(~result)
+            else:
+                cp.add_bool_or(parts).only_enforce_if(result)
+                cp.add_bool_and([~part for part in parts]).only_enforce_if(~result)
+            return result
+        if isinstance(node, Distinct):  # pairwise: reified all_different is not native
+            pairs = [
+                Comparison("!=", a, b) for i, a in enumerate(node.args) for b in node.args[i + 1 :]
+            ]
+            return self.literal(Logic("and", tuple(pairs)))
+        result = cp.new_bool_var("cmp")
+        cp.add(self._compare(node.name, node)).only_enforce_if(result)
+        cp.add(self._compare(NEGATED[node.name], node)).only_enforce_if(~result)
+        return result
+
+    def _compare(self, name: str, node: Comparison) -> cp_model.BoundedLinearExpression:
+        # The difference is an expression even when one side is an int.
+        difference = self.term(node.lhs) - self.term(node.rhs)
+        if isinstance(difference, int):  # both sides constant after all (x - x is not)
+            difference = cp_model.LinearExpr.constant(difference)
+        return {
+            "==": lambda d: d == 0,
+            "!=": lambda d: d != 0,
+            "<": lambda d: d < 0,
+            "<=": lambda d: d <= 0,
+            ">": lambda d: d > 0,
+            ">=": lambda d: d >= 0,
+        }[name](difference)
 
 
 def _add_symmetry_constraints(

@@ -15,10 +15,31 @@ import constraint as pc
 
 from cpqueens.backends._translate import domains as cell_domains
 from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Invariant, LexLeader, Placed
+from cpqueens.constraints import (
+    AllDifferent,
+    Disjoint,
+    Forbidden,
+    Invariant,
+    KnightMoves,
+    LexLeader,
+    Placed,
+    Toroidal,
+    Where,
+)
+from cpqueens.expressions import CondNode, evaluate, reads
 
 #: The constraint classes this backend translates.
-SUPPORTS = (AllDifferent, Forbidden, Placed, Disjoint, LexLeader, Invariant)
+SUPPORTS = (
+    AllDifferent,
+    Forbidden,
+    Placed,
+    Disjoint,
+    LexLeader,
+    Invariant,
+    Toroidal,
+    KnightMoves,
+    Where,
+)
 
 NAME = "python-constraint"
 
@@ -59,13 +80,20 @@ class QueenLines(pc.Constraint):
     are hidden from the unassigned rows' domains (so any value the solver picks
     later is already consistent); without (the solver's last row), it is checked
     against the assigned rows.
+
+    ``toroidal`` wraps the diagonals around the board (mod n); ``knight`` also
+    keeps queens a knight's move apart (c±2 one row away, c±1 two rows away).
     """
 
-    def __init__(self, rows: list, offsets: frozenset[int]) -> None:
+    def __init__(
+        self, rows: list, offsets: frozenset[int], toroidal: bool = False, knight: bool = False
+    ) -> None:
         """Watch the variables ``rows`` (row 0 first) along the lines of ``offsets``."""
         self._rows = list(rows)
         self._index = {variable: i for i, variable in enumerate(self._rows)}
         self._cols, self._anti, self._diag = 0 in offsets, 1 in offsets, -1 in offsets
+        self._wrap = len(self._rows) if toroidal else 0
+        self._knight = knight
 
     def __call__(
         self,
@@ -77,6 +105,8 @@ class QueenLines(pc.Constraint):
     ) -> bool:
         """Check or forward-check the lines of the newest queen; False if it is attacked."""
         latest = next(reversed(assignments))
+        if self._wrap or self._knight:
+            return self._call_variant(latest, domains, assignments, forwardcheck, _unassigned)
         col = assignments[latest]
         cols, anti, diag = self._cols, self._anti, self._diag
         gap = -self._index[latest]  # row of the variable below minus the newest queen's row
@@ -103,6 +133,38 @@ class QueenLines(pc.Constraint):
             gap += 1
         return True
 
+    def _call_variant(
+        self, latest: object, domains: dict, assignments: dict, forwardcheck: object, unassigned
+    ) -> bool:
+        """``__call__`` for toroidal diagonals or knight moves: the columns each other row loses."""
+        col = assignments[latest]
+        wrap = self._wrap
+        gap = -self._index[latest]
+        for variable in self._rows:
+            if gap:
+                attacked = set()
+                if self._cols:
+                    attacked.add(col)
+                if self._anti:
+                    attacked.add((col - gap) % wrap if wrap else col - gap)
+                if self._diag:
+                    attacked.add((col + gap) % wrap if wrap else col + gap)
+                if self._knight and abs(gap) <= 2:
+                    attacked.update((col - 3 + abs(gap), col + 3 - abs(gap)))
+                value = assignments.get(variable, unassigned)
+                if value is unassigned:
+                    if forwardcheck:
+                        domain = domains[variable]
+                        for target in attacked:
+                            if target in domain:
+                                domain.hideValue(target)
+                        if not domain:
+                            return False
+                elif not forwardcheck and value in attacked:
+                    return False
+            gap += 1
+        return True
+
 
 def _variable(colour: int, row: int) -> tuple[int, int]:
     return (colour, row)
@@ -117,9 +179,12 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
     """
     n, colours = model.n, model.colours
     domains, pending = cell_domains(n, colours, model.constraints)
+    variants = (AllDifferent, Disjoint, LexLeader, Invariant, Toroidal, KnightMoves, Where)
     for item in pending:
-        if not isinstance(item, (AllDifferent, Disjoint, LexLeader, Invariant)):
+        if not isinstance(item, variants):
             raise unsupported(NAME, item)
+        if isinstance(item, Where) and not item.reads and not evaluate(item.condition, ()):
+            return None  # a condition on no variable that is false: no solution
 
     if any(not values for colour_domains in domains for values in colour_domains):
         return None  # a row with no free cell: python-constraint refuses empty domains
@@ -137,9 +202,16 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
     for item in pending:
         if isinstance(item, AllDifferent):
             offsets.setdefault(item.colour, set()).add(item.offset)
+        elif isinstance(item, (Toroidal, KnightMoves)):
+            offsets.setdefault(item.colour, set())
+    toroidal = {item.colour for item in pending if isinstance(item, Toroidal)}
+    knight = {item.colour for item in pending if isinstance(item, KnightMoves)}
     for colour, colour_offsets in offsets.items():
         rows = [_variable(colour, r) for r in range(n)]
-        problem.addConstraint(QueenLines(rows, frozenset(colour_offsets)), rows)
+        if colour in toroidal:
+            colour_offsets = colour_offsets | {1, -1}  # the wrapped diagonals
+        lines = QueenLines(rows, frozenset(colour_offsets), colour in toroidal, colour in knight)
+        problem.addConstraint(lines, rows)
     for item in pending:
         if isinstance(item, (LexLeader, Invariant)):
             _add_symmetry_constraint(problem, item, n, colours)
@@ -148,7 +220,28 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
                 problem.addConstraint(
                     pc.AllDifferentConstraint(), [_variable(c, row) for c in item.colours]
                 )
+        elif isinstance(item, Where) and item.reads:
+            _add_condition(problem, item.condition)
     return problem
+
+
+def _add_condition(problem: pc.Problem, condition: CondNode) -> None:
+    """State a condition as one constraint over exactly the variables it reads.
+
+    The check evaluates the node tree on the values (``expressions.evaluate``);
+    the node and its variables are bound as defaults, never captured late.
+    """
+    variables = reads(condition)
+
+    def holds(*values: int, condition: CondNode = condition, variables=variables) -> bool:
+        table: dict[int, dict[int, int]] = {}
+        for (colour, row), value in zip(variables, values, strict=True):
+            table.setdefault(colour, {})[row] = value
+        return bool(evaluate(condition, table))  # type: ignore[arg-type]
+
+    problem.addConstraint(
+        pc.FunctionConstraint(holds), [_variable(colour, row) for colour, row in variables]
+    )
 
 
 def _add_symmetry_constraint(
