@@ -178,6 +178,11 @@ def placements(
     conditions checked once its queen is placed, reading the ``earlier``
     colours' columns and this colour's rows so far.
     """
+    if n >= FLAT_MIN_N:
+        yield from _flat_placements(
+            n, allowed, offsets, toroidal=toroidal, knight=knight, checks=checks, earlier=earlier
+        )
+        return
     full = (1 << n) - 1
     top = n - 1
     use_cols, use_diag, use_anti = 0 in offsets, -1 in offsets, 1 in offsets
@@ -216,6 +221,112 @@ def placements(
             if row >= 2:
                 near |= _near(n, columns[row - 2], 1)
             avail[row] &= ~near
+
+
+#: From this many columns on, the DFS keeps one flag per line instead of n-bit
+#: masks per row: a row's masks cost n/8 bytes each, so a deep search on a huge
+#: board would hold gigabytes (n = 10**6: 500 KB per row), the flags n bytes.
+FLAT_MIN_N = 1024
+
+
+def _row_filters(n: int, allowed: Sequence[int]) -> list[frozenset[int] | bytearray | None]:
+    """Per row: None if every column is allowed, else its blocked columns or allowed flags."""
+    full = (1 << n) - 1
+    filters: list[frozenset[int] | bytearray | None] = []
+    for mask in allowed:
+        if mask == full:
+            filters.append(None)
+            continue
+        blocked = full & ~mask
+        if blocked.bit_count() <= 64:
+            cols = []
+            while blocked:
+                bit = blocked & -blocked
+                cols.append(bit.bit_length() - 1)
+                blocked ^= bit
+            filters.append(frozenset(cols))
+        else:
+            filters.append(bytearray((mask >> col) & 1 for col in range(n)))
+    return filters
+
+
+def _flat_placements(
+    n: int,
+    allowed: Sequence[int],
+    offsets: frozenset[int],
+    *,
+    toroidal: bool = False,
+    knight: bool = False,
+    checks: dict[int, list[CondNode]] | None = None,
+    earlier: tuple[tuple[int, ...], ...] = (),
+) -> Iterator[tuple[int, ...]]:
+    """:func:`placements` in O(n) memory: one used-flag per column and diagonal.
+
+    Same order, same arguments; meant for boards too wide for per-row masks.
+    """
+    use_cols, use_diag, use_anti = 0 in offsets, -1 in offsets, 1 in offsets
+    lines = n if toroidal else 2 * n - 1
+    col_used, diag_used, anti_used = bytearray(n), bytearray(lines), bytearray(lines)
+    filters = _row_filters(n, allowed)
+    columns = [0] * n
+    values = (*earlier, columns)
+
+    def diag_of(row: int, col: int) -> int:
+        return (col - row) % n if toroidal else col - row + n - 1
+
+    def anti_of(row: int, col: int) -> int:
+        return (col + row) % n if toroidal else col + row
+
+    def mark(row: int, col: int, flag: int) -> None:
+        if use_cols:
+            col_used[col] = flag
+        if use_diag:
+            diag_used[diag_of(row, col)] = flag
+        if use_anti:
+            anti_used[anti_of(row, col)] = flag
+
+    def fits(row: int, col: int) -> bool:
+        if use_cols and col_used[col]:
+            return False
+        if use_diag and diag_used[diag_of(row, col)]:
+            return False
+        if use_anti and anti_used[anti_of(row, col)]:
+            return False
+        allowed_here = filters[row]
+        if allowed_here is not None:
+            if isinstance(allowed_here, frozenset):
+                if col in allowed_here:
+                    return False
+            elif not allowed_here[col]:
+                return False
+        if knight:
+            if row >= 1 and abs(columns[row - 1] - col) == 2:
+                return False
+            if row >= 2 and abs(columns[row - 2] - col) == 1:
+                return False
+        return True
+
+    row, start = 0, 0
+    while row >= 0:
+        col = start
+        while col < n and not fits(row, col):
+            col += 1
+        if col == n:  # this row is exhausted: back to the row above, past its queen
+            row -= 1
+            if row >= 0:
+                mark(row, columns[row], 0)
+                start = columns[row] + 1
+            continue
+        columns[row] = col
+        start = col + 1
+        if checks and row in checks:
+            if not all(evaluate(condition, values) for condition in checks[row]):
+                continue
+        if row == n - 1:
+            yield tuple(columns)
+            continue
+        mark(row, col, 1)
+        row, start = row + 1, 0
 
 
 def count_placements(
