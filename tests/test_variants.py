@@ -192,3 +192,35 @@ def test_the_long_diagonals_puzzle_on_every_backend(backend):
     ]
     assert [s.by_colour for s in model.solutions(backend)] == expected
     assert model.count(backend, unique=True) == long_diagonals_by_brute_force(8)[1]
+
+
+def test_the_native_variant_kernel_agrees_with_the_python_dfs():
+    """count_variant on random holes, each variant, against the Python DFS and brute force."""
+    import numpy as np
+
+    from cpqueens.backends import bitmask
+    from cpqueens.native_variants import count_variant
+
+    rng = random.Random(14)
+    lines = frozenset({0, 1, -1})
+    for _ in range(300):
+        n = rng.randint(1, 9)
+        full = (1 << n) - 1
+        allowed = [full & ~rng.getrandbits(n) if rng.random() < 0.3 else full for _ in range(n)]
+        toroidal, knight = rng.choice([(True, False), (False, True), (True, True), (False, False)])
+        python = bitmask.count_placements(n, allowed, lines, toroidal=toroidal, knight=knight)
+        native = count_variant(np.array(allowed, dtype=np.uint64), toroidal, knight)
+        assert native == python, (n, allowed, toroidal, knight)
+    blocked = [(0, 1), (3, 3), (5, 0)]
+    for flags, keep in (
+        ({"toroidal": True}, Toroidal(0)),
+        ({"knight": True}, KnightMoves(0)),
+    ):
+        want = brute(7, lambda s, keep=keep: keep.holds(s, 7), blocked)
+        assert cpqueens.model(7, blocked=blocked, **flags).count("bitmask") == len(want)
+
+
+@pytest.mark.parametrize(("flags", "want"), [({"toroidal": True}, 4524), ({"knight": True}, 1876)])
+def test_variants_count_natively_in_workers_too(flags, want):
+    """n = 13 goes through the split and the native kernel, in two worker processes."""
+    assert cpqueens.model(13, **flags).count("bitmask", workers=2) == want

@@ -461,8 +461,8 @@ def _wants_native(plan: Plan) -> bool:
     """Whether the native kernels can count ``plan`` and it is big enough to pay for them."""
     if plan.n > NATIVE_MAX_N or any(offsets != _QUEEN_LINES for offsets in plan.offsets):
         return False
-    if not plan.plain:
-        return False  # variants and conditions: the Python DFS checks them
+    if plan.symmetric or plan.checks:
+        return False  # symmetry-breaking and conditions: the Python DFS checks them
     if "cpqueens.native" in sys.modules:
         return True
     rows = sum(1 for mask in plan.allowed[0] if mask & (mask - 1))  # rows with a choice
@@ -477,6 +477,8 @@ def _native_count(plan: Plan, earlier: tuple[tuple[int, ...], ...] = ()) -> int:
 
     colours = len(plan.allowed)
     colour = len(earlier)
+    if not plan.plain:  # toroidal or superqueens: each colour but the last enumerated
+        return _native_variant_count(plan, earlier)
     if colours - colour > 2:
         return sum(
             _native_count(plan, (*earlier, columns))
@@ -502,6 +504,23 @@ def _native_count(plan: Plan, earlier: tuple[tuple[int, ...], ...] = ()) -> int:
             plan.n,
         )
     )
+
+
+def _native_variant_count(plan: Plan, earlier: tuple[tuple[int, ...], ...]) -> int:
+    """Count a plan with toroidal or knight colours: the last colour natively, the rest listed."""
+    import numpy as np
+
+    from cpqueens.native_variants import count_variant
+
+    colour = len(earlier)
+    masks = _colour_masks(plan, colour, earlier)
+    if colour < len(plan.allowed) - 1:
+        return sum(
+            _native_variant_count(plan, (*earlier, columns))
+            for columns in _placements(plan, colour, masks, earlier)
+        )
+    array = np.array(masks, dtype=np.uint64)
+    return int(count_variant(array, colour in plan.toroidal, colour in plan.knight))
 
 
 def count(model) -> int:
