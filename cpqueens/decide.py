@@ -87,21 +87,26 @@ def _native_plan(model: Model) -> Plan | None:
 
 
 def _native_search(plan: Plan, clock: Deadline | None, lexicographic: bool) -> Columns | None:
-    """Search ``plan`` with the kernels: earlier colours in order, the last by ``lexicographic``."""
+    """The first solution of ``plan`` in lexicographic order, or any, searched by the kernels.
+
+    Every colour but the last is enumerated (in lexicographic order, or in the
+    fewest-free-row search's order), the last one searched under the cells
+    the earlier colours leave.
+    """
     from cpqueens.backends.bitmask import _colour_masks
 
     colours = len(plan.allowed)
+    enumerate_ = placements if lexicographic else any_placements
 
     def nested(earlier: Columns) -> Columns | None:
-        masks = _colour_masks(plan, len(earlier), earlier)
-        if len(earlier) == colours - 1 and not lexicographic:
-            columns = any_placement(_array(masks), clock)
+        masks = _array(_colour_masks(plan, len(earlier), earlier))
+        if len(earlier) == colours - 1:
+            columns = next(enumerate_(masks, clock), None)
             return None if columns is None else (*earlier, columns)
-        for columns in placements(_array(masks), clock):
-            found = (*earlier, columns)
-            result = found if len(found) == colours else nested(found)
-            if result is not None:
-                return result
+        for columns in enumerate_(masks, clock):
+            found = nested((*earlier, columns))
+            if found is not None:
+                return found
         return None
 
     return nested(())
@@ -124,22 +129,25 @@ def placements(allowed: np.ndarray, clock: Deadline | None = None) -> Iterator[t
             yield tuple(int(col) for col in state[1])
         elif status == ns.EXHAUSTED:
             return
-        if clock is not None:
+        elif clock is not None:
             clock.check()
 
 
-def any_placement(allowed: np.ndarray, clock: Deadline | None = None) -> tuple[int, ...] | None:
-    """Some one-colour placement under ``allowed`` masks, or None if there is none, compiled."""
+def any_placements(allowed: np.ndarray, clock: Deadline | None = None) -> Iterator[tuple[int, ...]]:
+    """Every one-colour placement under ``allowed`` masks, most constrained row first, compiled.
+
+    The first comes fast on hard boards; the order is the search's, not lexicographic.
+    """
     from cpqueens import native_search as ns
 
     state = ns.any_state(allowed)
     while True:
         status = ns.search_any(*state, CHUNK)
         if status == ns.FOUND:
-            return tuple(int(col) for col in state[4])
-        if status == ns.EXHAUSTED:
-            return None
-        if clock is not None:
+            yield tuple(int(col) for col in state[4])
+        elif status == ns.EXHAUSTED:
+            return
+        elif clock is not None:
             clock.check()
 
 

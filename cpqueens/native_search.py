@@ -10,7 +10,8 @@ one stopped.
   first, so the placements come out in lexicographic order (``first()``);
 - :func:`search_any`: a DFS that fills the row with the fewest free cells next
   and backtracks as soon as a row or a column has no free cell left
-  (``exists()``); far fewer nodes on hard blocked boards.
+  (``exists()``); far fewer nodes on hard blocked boards, the placements in
+  no particular order.
 
 Each returns ``FOUND`` (the placement is in ``columns``), ``EXHAUSTED`` (no
 more placements) or ``PAUSED`` (the budget ran out; call again).
@@ -113,61 +114,53 @@ def any_state(allowed: np.ndarray) -> tuple[np.ndarray, ...]:
     avail = np.zeros((n + 1, n), dtype=np.uint64)
     avail[0] = allowed
     done = np.zeros((n + 1, 2), dtype=np.uint64)  # per depth: the rows filled, the columns taken
-    rows = np.zeros(n, dtype=np.int64)
-    candidates = np.zeros(n, dtype=np.uint64)
+    rows = np.zeros(n + 1, dtype=np.int64)
+    candidates = np.zeros(n + 1, dtype=np.uint64)  # none at depth n: a found placement resumes
+    sizes = [int(mask).bit_count() for mask in allowed]
+    rows[0] = sizes.index(min(sizes))  # the row with the fewest free cells goes first
+    candidates[0] = allowed[rows[0]]
     columns = np.zeros(n, dtype=np.int64)
-    counters = np.zeros(3, dtype=np.int64)  # depth, nodes so far, 1 = the depth is new
-    counters[2] = 1
+    counters = np.zeros(2, dtype=np.int64)  # the depth (-1 once exhausted), the nodes so far
     return avail, done, rows, candidates, columns, counters
 
 
 @kernel()
 def search_any(avail, done, rows, candidates, columns, counters, budget):
-    """Look for any placement, fewest-free-cells row first, for at most ``budget`` nodes.
+    """Look for a placement, the most constrained row first, for at most ``budget`` nodes.
 
     At depth k, ``avail[k, r]`` is row r's free columns after the k queens
-    placed so far, ``done[k]`` the rows and the columns they fill; ``rows[k]`` is the row
-    filled at depth k and ``candidates[k]`` its columns not yet tried. A queen
-    is kept only if every open row keeps a free cell and every open column
-    keeps a free cell in some open row.
+    placed so far and ``done[k]`` the rows and columns they fill; ``rows[k]``
+    is the row filled at depth k and ``candidates[k]`` its columns not yet
+    tried. A queen is kept only if every open row keeps a free cell and every
+    open column keeps a free cell in some open row (look-ahead). The next row
+    is the open row with the fewest free cells, unless some open column has a
+    single free cell left: then that cell is the only choice there is. The
+    next call after a found placement goes on to another one: calls until
+    ``EXHAUSTED`` list every placement once, in no particular order.
     """
     n = avail.shape[1]
     full = (~_ZERO) >> np.uint64(64 - n)
     depth = counters[0]
-    fresh = counters[2]
     nodes = 0
     status = EXHAUSTED
     while depth >= 0:
-        if fresh == 1:
-            fresh = 0
-            if depth == n:
-                status = FOUND
-                break
-            best = -1
-            fewest = np.uint64(65)
-            for r in range(n):
-                if (done[depth, 0] >> np.uint64(r)) & _ONE == _ZERO:
-                    size = _popcount(avail[depth, r])
-                    if size < fewest:
-                        fewest = size
-                        best = r
-            rows[depth] = best
-            candidates[depth] = avail[depth, best] if fewest > _ZERO else _ZERO
-        if nodes >= budget:
-            status = PAUSED
-            break
         f = candidates[depth]
         if f == _ZERO:
             depth -= 1
             continue
+        if nodes >= budget:
+            status = PAUSED
+            break
         bit = f & (~f + _ONE)
         candidates[depth] = f ^ bit
         nodes += 1
         row = rows[depth]
-        col = _lowest_index(bit)
         filled = done[depth, 0] | (_ONE << np.uint64(row))
         taken = done[depth, 1] | bit
-        covered = _ZERO  # the columns some open row can still take
+        once = _ZERO  # the columns free in at least one open row
+        twice = _ZERO  # ... in at least two
+        best = -1
+        fewest = np.uint64(65)
         alive = True
         for r in range(n):
             if (filled >> np.uint64(r)) & _ONE != _ZERO:
@@ -179,17 +172,34 @@ def search_any(avail, done, rows, candidates, columns, counters, budget):
                 alive = False
                 break
             avail[depth + 1, r] = left
-            covered |= left
-        if not alive:
-            continue
-        if (covered | taken) != full:
-            continue  # a column no queen holds has no free cell left in any open row
-        columns[row] = col
-        done[depth + 1, 0] = filled
-        done[depth + 1, 1] = taken
+            twice |= once & left
+            once |= left
+            size = _popcount(left)
+            if size < fewest:
+                fewest = size
+                best = r
+        if not alive or (once | taken) != full:
+            continue  # an open row or an open column without a free cell
+        columns[row] = _lowest_index(bit)
+        if depth + 1 == n:
+            depth += 1
+            status = FOUND
+            break
+        single = once & ~twice
+        if single != _ZERO and fewest > _ONE:
+            single &= ~single + _ONE  # a column only one open row can fill: fill it now
+            for r in range(n):
+                if (filled >> np.uint64(r)) & _ONE == _ZERO and avail[depth + 1, r] & single:
+                    best = r
+                    break
+            choice = single
+        else:
+            choice = avail[depth + 1, best]
         depth += 1
-        fresh = 1
+        done[depth, 0] = filled
+        done[depth, 1] = taken
+        rows[depth] = best
+        candidates[depth] = choice
     counters[0] = depth
     counters[1] += nodes
-    counters[2] = fresh
     return status
