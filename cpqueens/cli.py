@@ -1,4 +1,4 @@
-"""The command line: ``cpqueens count``, ``cpqueens solve`` and ``cpqueens backends``.
+"""The command line: ``cpqueens count``, ``solve``, ``exists`` and ``backends``.
 
 Every bad input ends in one line on stderr and a non-zero exit code: 2 for a
 malformed command line, 1 for a problem the library or a board file rejects.
@@ -34,6 +34,8 @@ examples:
   cpqueens count 12 --backend cpsat --time  the time and the engine on stderr
   cpqueens count 8 --json                   {"count": 92, "n": 8, "backend": "bitmask", ...}
   cpqueens count 17 --time-limit 60         an error, not a number, if it runs past 60 s
+  cpqueens exists --board grid.txt          yes or no: has the blocked board a solution?
+  cpqueens exists 30 --placed 0,5 3,9 --time-limit 10   n-Queens Completion, at most 10 s
   cpqueens count 8 --colours 2              2n queens: 3252
   cpqueens count 16 --checkpoint q16.json   Ctrl-C or a crash, then the same command resumes
   cpqueens count 18 --scheduler tcp://HOST:8786   on a Dask cluster
@@ -116,8 +118,11 @@ def take_negative_cells(parser: argparse.ArgumentParser) -> None:
     parser._negative_number_matcher = re.compile(rf"(?:{numbers})|^-\d+,-?\d+(?:,-?\d+)?$")
 
 
-def add_problem_options(parser: argparse.ArgumentParser) -> None:
-    """The options that state a problem and pick a backend, shared by count and solve."""
+def add_problem_options(parser: argparse.ArgumentParser, unique: bool = True) -> None:
+    """The options that state a problem and pick a backend, shared by every command that solves.
+
+    ``unique`` adds ``--unique`` (one solution per symmetry class).
+    """
     parser.add_argument("n", metavar="N", nargs="?", type=int, help="the board size")
     parser.add_argument(
         "--board", metavar="FILE", help="read the board (n and blocked cells) from FILE, - = stdin"
@@ -151,16 +156,17 @@ def add_problem_options(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_BACKEND,
         help=f"solver: {', '.join(CHOICES)} (default {DEFAULT_BACKEND}: the fastest that fits)",
     )
-    parser.add_argument(
-        "--unique",
-        action="store_true",
-        help="one solution per class under the board symmetries the problem has",
-    )
+    if unique:
+        parser.add_argument(
+            "--unique",
+            action="store_true",
+            help="one solution per class under the board symmetries the problem has",
+        )
     parser.add_argument("--time", action="store_true", help="print the time taken on stderr")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``cpqueens`` argument parser with its three commands."""
+    """The ``cpqueens`` argument parser with its commands."""
     parser = _Parser(
         prog="cpqueens",
         description="Count and list N-Queens-family solutions exactly.",
@@ -222,6 +228,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     solve.set_defaults(run=run_solve)
+
+    exists = commands.add_parser(
+        "exists", help="print yes if the problem has a solution, else no", **shared
+    )
+    add_problem_options(exists, unique=False)
+    exists.add_argument(
+        "--time-limit",
+        metavar="S",
+        type=float,
+        help="give up after S seconds: an error, never an unproven answer",
+    )
+    exists.set_defaults(run=run_exists)
 
     listing = commands.add_parser("backends", help="list the backends and their versions")
     listing.set_defaults(run=run_backends)
@@ -381,6 +399,17 @@ def run_solve(args: argparse.Namespace) -> int:
         solutions.close()
         if out is not sys.stdout:
             out.close()
+    report_time(args, start, engine)
+    return 0
+
+
+def run_exists(args: argparse.Namespace) -> int:
+    """``cpqueens exists``: yes if the problem has a solution, no if it provably has none."""
+    model = build_model(args)
+    engine = model.engine(args.backend)
+    start = time.perf_counter()
+    answer = model.exists(engine, time_limit=args.time_limit)
+    print("yes" if answer else "no")
     report_time(args, start, engine)
     return 0
 

@@ -214,12 +214,15 @@ class Model:
         limit: int | None = None,
         *,
         unique: bool = False,
+        time_limit: float | None = None,
     ) -> Iterator[Solution]:
         """Lazily yield solutions in lexicographic order, at most ``limit``.
 
         The order is that of colour 0's columns row by row, then colour 1's, and
         so on. With ``unique``, only the canonical representative of each class
-        under ``symmetries()`` (the smallest solution of its class).
+        under ``symmetries()`` (the smallest solution of its class). A
+        ``time_limit`` (seconds) that ends the search first ends the iterator
+        with ``IncompleteSearchError``, after the solutions found by then.
         """
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
@@ -227,27 +230,61 @@ class Model:
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
         if not isinstance(unique, bool):
             raise TypeError(f"unique must be True or False, got {unique!r}")
+        from cpqueens.counting import check_time_limit
+
+        seconds = check_time_limit(time_limit)
+        resolve(self, backend)  # an unknown or missing backend fails here, not when iterated
+        return self._solutions(backend, limit, unique, seconds)
+
+    def _solutions(
+        self, backend: BackendName, limit: int | None, unique: bool, time_limit: float | None
+    ) -> Iterator[Solution]:
+        """The generator behind ``solutions``, its arguments checked."""
         from cpqueens.symmetry import leader
 
         symmetries = self.symmetries()
         source = self.with_constraints(leader(self)) if unique and len(symmetries) > 1 else self
-        found = get_backend(resolve(source, backend)).solutions(source)
+        engine = get_backend(resolve(source, backend))
+        found = engine.solutions(source, time_limit=time_limit)
         if limit is not None:
             found = islice(found, limit)
         for by_colour in found:
             yield Solution(by_colour, self.board, symmetries)
 
-    def first(self, backend: BackendName = DEFAULT_BACKEND) -> Solution | None:
-        """The lexicographically first solution, or None if there is none."""
-        solutions = self.solutions(backend, limit=1)
-        try:
-            return next(solutions, None)
-        finally:
-            solutions.close()
+    def first(
+        self, backend: BackendName = DEFAULT_BACKEND, *, time_limit: float | None = None
+    ) -> Solution | None:
+        """The lexicographically first solution (as ``solutions()`` orders them), or None.
 
-    def exists(self, backend: BackendName = DEFAULT_BACKEND) -> bool:
-        """Whether the model has at least one solution."""
-        return self.first(backend) is not None
+        Plain models on at most 64 columns are searched by compiled code. A
+        ``time_limit`` (seconds) that ends the search first raises
+        ``IncompleteSearchError``: None always means there is no solution.
+
+        >>> model(8).first().columns
+        (0, 4, 7, 5, 2, 6, 1, 3)
+        """
+        from cpqueens.counting import check_time_limit
+        from cpqueens.decide import first
+
+        found = first(self, backend, check_time_limit(time_limit))
+        return None if found is None else Solution(found, self.board, self.symmetries())
+
+    def exists(
+        self, backend: BackendName = DEFAULT_BACKEND, *, time_limit: float | None = None
+    ) -> bool:
+        """Whether the model has at least one solution.
+
+        Plain models on at most 64 columns are decided by a compiled search
+        that fills the row with the fewest free cells first. A ``time_limit``
+        (seconds) that ends the search first raises ``IncompleteSearchError``.
+
+        >>> model(3).exists(), model(4).exists()
+        (False, True)
+        """
+        from cpqueens.counting import check_time_limit
+        from cpqueens.decide import exists
+
+        return exists(self, backend, check_time_limit(time_limit))
 
     def cross_check(self) -> int:
         """Count with every installed backend; return the count, or raise if any two disagree."""

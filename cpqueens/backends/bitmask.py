@@ -14,6 +14,7 @@ placement of the first.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,7 @@ from cpqueens.constraints import (
     Toroidal,
     Where,
 )
+from cpqueens.errors import IncompleteSearchError
 from cpqueens.expressions import CondNode, evaluate
 
 #: The constraint classes this backend translates.
@@ -169,6 +171,7 @@ def placements(
     knight: bool = False,
     checks: dict[int, list[CondNode]] | None = None,
     earlier: tuple[tuple[int, ...], ...] = (),
+    deadline: Deadline | None = None,
 ) -> Iterator[tuple[int, ...]]:
     """Yield every one-colour placement (a column per row) in lexicographic order.
 
@@ -176,11 +179,19 @@ def placements(
     shifting them; ``knight`` keeps the columns c±2 of the row above and c±1
     of the row two above free of queens; ``checks`` maps a row to the
     conditions checked once its queen is placed, reading the ``earlier``
-    colours' columns and this colour's rows so far.
+    colours' columns and this colour's rows so far; a ``deadline`` that passes
+    raises its ``IncompleteSearchError``.
     """
     if n >= FLAT_MIN_N:
         yield from _flat_placements(
-            n, allowed, offsets, toroidal=toroidal, knight=knight, checks=checks, earlier=earlier
+            n,
+            allowed,
+            offsets,
+            toroidal=toroidal,
+            knight=knight,
+            checks=checks,
+            earlier=earlier,
+            deadline=deadline,
         )
         return
     full = (1 << n) - 1
@@ -192,7 +203,11 @@ def placements(
     values = (*earlier, columns)
     avail[0] = allowed[0]
     row = 0
+    steps = 0
     while row >= 0:
+        steps += 1
+        if deadline is not None and not steps & DEADLINE_STEPS:
+            deadline.check()
         free = avail[row]
         if not free:
             row -= 1
@@ -221,6 +236,34 @@ def placements(
             if row >= 2:
                 near |= _near(n, columns[row - 2], 1)
             avail[row] &= ~near
+
+
+#: The Python DFS looks at its deadline every this many (plus one) steps.
+DEADLINE_STEPS = (1 << 12) - 1
+
+
+class Deadline:
+    """A search's time limit: ``check()`` raises ``IncompleteSearchError`` once it has passed."""
+
+    def __init__(self, time_limit: float) -> None:
+        """Start the clock now."""
+        self.time_limit = time_limit
+        self.at = time.monotonic() + time_limit
+
+    def left(self) -> float:
+        """The seconds left, at least 0."""
+        return max(0.0, self.at - time.monotonic())
+
+    def check(self) -> None:
+        """Raise ``IncompleteSearchError`` naming the limit if it has passed."""
+        if time.monotonic() > self.at:
+            raise self.error()
+
+    def error(self) -> IncompleteSearchError:
+        """The error that names the limit."""
+        return IncompleteSearchError(
+            f"the time limit of {self.time_limit:g} s ended the search before it was complete"
+        )
 
 
 #: From this many columns on, the DFS keeps one flag per line instead of n-bit
@@ -259,6 +302,7 @@ def _flat_placements(
     knight: bool = False,
     checks: dict[int, list[CondNode]] | None = None,
     earlier: tuple[tuple[int, ...], ...] = (),
+    deadline: Deadline | None = None,
 ) -> Iterator[tuple[int, ...]]:
     """:func:`placements` in O(n) memory: one used-flag per column and diagonal.
 
@@ -307,7 +351,11 @@ def _flat_placements(
         return True
 
     row, start = 0, 0
+    steps = 0
     while row >= 0:
+        steps += 1
+        if deadline is not None and not steps & DEADLINE_STEPS:
+            deadline.check()
         col = start
         while col < n and not fits(row, col):
             col += 1
@@ -403,7 +451,11 @@ def _colour_masks(plan: Plan, colour: int, earlier: Sequence[tuple[int, ...]]) -
 
 
 def _placements(
-    plan: Plan, colour: int, masks: Sequence[int], earlier: tuple[tuple[int, ...], ...]
+    plan: Plan,
+    colour: int,
+    masks: Sequence[int],
+    earlier: tuple[tuple[int, ...], ...],
+    deadline: Deadline | None = None,
 ) -> Iterator[tuple[int, ...]]:
     """Colour ``colour``'s placements under ``masks``, with its variants and conditions."""
     return placements(
@@ -414,31 +466,36 @@ def _placements(
         knight=colour in plan.knight,
         checks=plan.row_checks(colour),
         earlier=earlier,
+        deadline=deadline,
     )
 
 
 def _nested(
-    plan: Plan, earlier: tuple[tuple[int, ...], ...]
+    plan: Plan, earlier: tuple[tuple[int, ...], ...], deadline: Deadline | None = None
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
     colour = len(earlier)
     masks = _colour_masks(plan, colour, earlier)
-    for columns in _placements(plan, colour, masks, earlier):
+    for columns in _placements(plan, colour, masks, earlier, deadline):
         found = (*earlier, columns)
         if len(found) == len(plan.allowed):
             yield found
         else:
-            yield from _nested(plan, found)
+            yield from _nested(plan, found, deadline)
 
 
-def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
-    """Lazily yield every solution, one column tuple per colour, in lexicographic order."""
+def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Lazily yield every solution, one column tuple per colour, in lexicographic order.
+
+    ``time_limit`` (seconds) ends a longer search with ``IncompleteSearchError``.
+    """
     plan = compile_plan(model)
+    deadline = None if time_limit is None else Deadline(time_limit)
     if not plan.symmetric:
-        yield from _nested(plan, ())
+        yield from _nested(plan, (), deadline)
         return
     from cpqueens.symmetry import satisfies
 
-    for found in _nested(plan, ()):
+    for found in _nested(plan, (), deadline):
         if all(satisfies(found, constraint, plan.n) for constraint in plan.symmetric):
             yield found
 

@@ -9,6 +9,7 @@ and value. Cell-disjointness uses the built-in ``AllDifferentConstraint``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import constraint as pc
@@ -26,6 +27,7 @@ from cpqueens.constraints import (
     Toroidal,
     Where,
 )
+from cpqueens.errors import IncompleteSearchError
 from cpqueens.expressions import CondNode, evaluate, reads
 
 #: The constraint classes this backend translates.
@@ -275,12 +277,40 @@ def _add_symmetry_constraint(
     problem.addConstraint(pc.FunctionConstraint(leads), names)
 
 
-def solutions(model) -> Iterator[tuple[tuple[int, ...], ...]]:
-    """Lazily yield every solution in lexicographic order."""
+class Clock(pc.Constraint):
+    """Holds for every assignment, but raises ``IncompleteSearchError`` once the limit has passed.
+
+    Stated over every variable, it is called after each assignment, so the
+    solver's search ends within a few assignments of the deadline.
+    """
+
+    def __init__(self, time_limit: float) -> None:
+        """Start the clock now: the search may run ``time_limit`` seconds."""
+        self.time_limit = time_limit
+        self.deadline = time.monotonic() + time_limit
+
+    def __call__(self, *args: object, **kwargs: object) -> bool:
+        """True, or the error once the deadline has passed."""
+        if time.monotonic() > self.deadline:
+            raise IncompleteSearchError(
+                f"the time limit of {self.time_limit:g} s ended the search before it was complete"
+            )
+        return True
+
+
+def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Lazily yield every solution in lexicographic order.
+
+    ``time_limit`` (seconds) ends a longer search with ``IncompleteSearchError``.
+    """
     n, colours = model.n, model.colours
     problem = build(model)
     if problem is None:
         return
+    if time_limit is not None:
+        problem.addConstraint(
+            Clock(time_limit), [_variable(c, r) for c in range(colours) for r in range(n)]
+        )
     for found in problem.getSolutionIter():
         yield tuple(tuple(found[_variable(c, r)] for r in range(n)) for c in range(colours))
 
