@@ -245,6 +245,26 @@ class Model:
         finally:
             solutions.close()
 
+    def find(
+        self, backend: BackendName = DEFAULT_BACKEND, *, time_limit: float | None = None
+    ) -> Solution | None:
+        """Any one solution (not ordered), checked against the model; None if provably none.
+
+        "auto" races a construction (free boards), min-conflicts local search
+        and CP-SAT's free search (``cpqueens.find``); "cpsat" runs CP-SAT's
+        search alone. ``time_limit`` (seconds) ends a search that has neither
+        found a solution nor proved there is none with ``IncompleteSearchError``.
+        Ctrl-C stops it at once (``KeyboardInterrupt``).
+
+        >>> model(1000).find().columns[:4]
+        (1, 3, 5, 7)
+        >>> model(3).find() is None
+        True
+        """
+        from cpqueens.find import find
+
+        return find(self, backend, time_limit)
+
     def exists(self, backend: BackendName = DEFAULT_BACKEND) -> bool:
         """Whether the model has at least one solution."""
         return self.first(backend) is not None
