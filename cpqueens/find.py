@@ -166,14 +166,16 @@ def _contradiction(model: Model, fixed: list[dict[int, int]]) -> bool:
             for other in range(colours):
                 if other != colour and fixed[other].get(row) == col:
                     return True
-    blocked_per_row = [0] * n
-    for row, _ in blocked:
-        blocked_per_row[row] += 1
+    per_row, per_col = [0] * n, [0] * n
+    for row, col in blocked:
+        per_row[row] += 1
+        per_col[col] += 1
     for row in range(n):
         taken = {fixed[c][row] for c in range(colours) if row in fixed[c]}
-        if blocked_per_row[row] + colours - len(taken) > n - len(taken):
+        if per_row[row] + colours - len(taken) > n - len(taken):
             return True  # the row has fewer free cells than queens still to place
-    return False
+    # Each colour has a queen in every column too, so a column needs `colours` free cells.
+    return any(per_col[col] + colours > n for col in range(n))
 
 
 class _CpsatMember:

@@ -171,6 +171,8 @@ def improve(
     kept with probability ``sideways``.
     """
     colours = q.shape[0]
+    if free_count.max() < 2:
+        return cost  # nothing can move: every free row's column is forced
     done = 0
     while done < steps and cost > 0:
         for colour in range(colours):
