@@ -4,7 +4,8 @@
   an explicit construction in O(n) when one is known (``cpqueens.construct``).
 - Otherwise min-conflicts local search (``cpqueens.local_search``) runs in
   chunks in this thread, raced against CP-SAT's own free search with two
-  workers in another thread; the first answer wins and the other is stopped.
+  workers in another thread (joining after a moment, 0.2 ms per row: most
+  boards are solved by then); the first answer wins and the other is stopped.
   Local search handles blocked cells, placed queens and colours, and scales to
   boards of 100,000 columns and more; only CP-SAT can prove that there is no
   solution, so None is returned only on its proof (or on a contradiction
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 FIND_BACKENDS = ("auto", "cpsat")
 #: CP-SAT joins the race up to this board size (its model grows as n²; beyond, it cannot keep up).
 CPSAT_MAX_N = 2000
+#: The local search runs alone for this long per row before CP-SAT joins (seconds).
+CPSAT_DELAY_PER_ROW = 0.0002
 #: CP-SAT's workers in the race (the machine's other core runs the local search).
 CPSAT_WORKERS = 2
 #: How often (seconds) a wait looks again at the clock and at Ctrl-C.
@@ -97,16 +100,21 @@ def _search(
 
         searcher = Search(model.n, model.colours, model.board.blocked, fixed)
     member = None
-    if is_installed("cpsat") and (backend == "cpsat" or searcher is None or model.n <= CPSAT_MAX_N):
-        member = _CpsatMember(model, limit)
-        member.start()
-    if searcher is None and member is None:
+    use_cpsat = is_installed("cpsat") and (
+        backend == "cpsat" or searcher is None or model.n <= CPSAT_MAX_N
+    )
+    if searcher is None and not use_cpsat:
         raise IncompleteSearchError(
             f"no search can answer {model}: the local search does not know its constraints "
             "and CP-SAT is not installed"
         )
+    # CP-SAT joins once the local search has had a moment: most boards are solved by then.
+    joins = time.monotonic() + (CPSAT_DELAY_PER_ROW * model.n if searcher is not None else 0)
     try:
         while True:
+            if use_cpsat and member is None and time.monotonic() >= joins:
+                use_cpsat, member = False, _CpsatMember(model, _left(deadline))
+                member.start()
             if member is not None and member.done.is_set():
                 kind, value = member.result
                 if kind == "solution":
@@ -128,6 +136,11 @@ def _search(
     finally:
         if member is not None:
             member.stop()
+
+
+def _left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (at least a millisecond), None for no deadline."""
+    return None if deadline is None else max(deadline - time.monotonic(), 0.001)
 
 
 def _out_of_time(limit: float | None) -> None:
@@ -187,7 +200,7 @@ class _CpsatMember:
     """
 
     def __init__(self, model: Model, limit: float | None) -> None:
-        """Prepare the search (``start`` runs it)."""
+        """Prepare the search (``start`` runs it), stopped after ``limit`` seconds if given."""
         from ortools.sat.python import cp_model
 
         self.model, self.done = model, threading.Event()
