@@ -1,19 +1,21 @@
-"""Any one solution, fast: a portfolio of a construction, local search and CP-SAT.
+"""Any one solution, fast: a portfolio of a construction, local search, a DFS and CP-SAT.
 
 - A free board (no blocked cell, no placed queen, no other constraint) gets
   an explicit construction in O(n) when one is known (``cpqueens.construct``).
-- Otherwise min-conflicts local search (``cpqueens.local_search``) runs in
-  chunks in this thread, raced against CP-SAT's own free search with two
+- Otherwise min-conflicts local search (``cpqueens.local_search``) and, on
+  boards of at most 64 columns, a complete DFS taking the row with the fewest
+  columns left first, with random restarts (``cpqueens.mrv_search``), run in
+  alternate chunks in this thread, raced against CP-SAT's own free search with two
   workers in another thread (joining after a moment, 0.2 ms per row: most
   boards are solved by then); the first answer wins and the other is stopped.
   Local search handles blocked cells, placed queens and colours, and scales to
-  boards of 100,000 columns and more; only CP-SAT can prove that there is no
-  solution, so None is returned only on its proof (or on a contradiction
-  seen at once: a row with no free cell, placed queens that attack, more
-  colours than columns).
+  boards of 100,000 columns and more, but proves nothing; None is returned
+  only on a proof: the DFS or CP-SAT saw every branch, or a contradiction
+  is plain without search (a row or column with too few free cells, placed
+  queens that attack, more colours than columns).
 - Every solution is checked against the model (``cpqueens.verify``) before
   it is returned. A time limit ends the search with ``IncompleteSearchError``;
-  Ctrl-C stops both members and raises ``KeyboardInterrupt``.
+  Ctrl-C stops every member and raises ``KeyboardInterrupt``.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ FIND_BACKENDS = ("auto", "cpsat")
 CPSAT_MAX_N = 2000
 #: The local search runs alone for this long per row before CP-SAT joins (seconds).
 CPSAT_DELAY_PER_ROW = 0.0002
+#: The complete DFS (``cpqueens.mrv_search``) joins for boards of at most 64 columns and
+#: this many (colour, row) variables: its stack holds that many squared words.
+DFS_MAX_VARIABLES = 512
 #: CP-SAT's workers in the race (the machine's other core runs the local search).
 CPSAT_WORKERS = 2
 #: How often (seconds) a wait looks again at the clock and at Ctrl-C.
@@ -94,11 +99,15 @@ def _search(
             built = construct.free_board(model.n, model.colours)
             if built is not None and verify.violation(model, built) is None:
                 return built
-    searcher = None
+    searcher = dfs = None
     if backend == "auto" and local:
+        from cpqueens import mrv_search
         from cpqueens.local_search import Search
 
         searcher = Search(model.n, model.colours, model.board.blocked, fixed)
+        if model.n <= mrv_search.MAX_N and model.n * model.colours <= DFS_MAX_VARIABLES:
+            masks = mrv_search.allowed_masks(model.n, model.colours, model.board.blocked, fixed)
+            dfs = mrv_search.Search(model.n, masks)
     member = None
     use_cpsat = is_installed("cpsat") and (
         backend == "cpsat" or searcher is None or model.n <= CPSAT_MAX_N
@@ -126,6 +135,12 @@ def _search(
                 member = None  # stopped without an answer: the deadline has passed
                 if searcher is None:
                     _out_of_time(limit)
+            if dfs is not None:
+                status = dfs.step()
+                if status == mrv_search.FOUND:
+                    return dfs.solution()
+                if status == mrv_search.EXHAUSTED:
+                    return None  # the complete search saw every branch
             if searcher is not None:
                 if searcher.step():
                     return searcher.solution()

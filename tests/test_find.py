@@ -76,6 +76,16 @@ def test_find_agrees_with_the_oracle_on_small_boards(case):
         assert found is not None and found.by_colour in expected
 
 
+@settings(max_examples=40, deadline=None)
+@given(case=small_models())
+def test_find_with_cpsat_alone_agrees_with_the_oracle(case):
+    n, blocked, placed, colours = case
+    expected = oracle.solutions(n, blocked, placed, colours)
+    found = cpqueens.model(n, blocked, colours=colours, placed=placed).find("cpsat")
+    assert (found is None) == (not expected)
+    assert found is None or found.by_colour in expected
+
+
 @pytest.mark.parametrize("colours", [1, 2, 3])
 def test_find_on_free_boards_is_none_exactly_when_there_is_no_solution(colours):
     # One colour: none for n = 2, 3; two colours (DESIGN: 0, 0, 0, 2, 40, ...): none below 4.
@@ -265,3 +275,41 @@ def test_ctrl_c_stops_a_long_find_at_once(tmp_path):
     _, err = job.communicate(timeout=30)
     assert job.returncode != 0 and err.rstrip().endswith("KeyboardInterrupt")
     assert time.monotonic() - sent < 5
+
+
+def dfs_answer(n, blocked, placed, colours, budget=None):
+    """Run the restarting DFS alone to its end: its solution, or None when it saw every branch."""
+    from cpqueens import mrv_search
+
+    fixed = [{} for _ in range(colours)]
+    for r, c in placed:
+        fixed[0][r] = c
+    search = mrv_search.Search(n, mrv_search.allowed_masks(n, colours, blocked, fixed))
+    if budget is not None:
+        search.budget = budget
+    while True:
+        status = search.step()
+        if status == mrv_search.FOUND:
+            return search.solution()
+        if status == mrv_search.EXHAUSTED:
+            return None
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=small_models(), budget=st.sampled_from([None, 1, 5]))
+def test_the_dfs_alone_agrees_with_the_oracle(case, budget):
+    # A tiny restart budget restarts the run many times: each run is still complete.
+    n, blocked, placed, colours = case
+    expected = oracle.solutions(n, blocked, placed, colours)
+    found = dfs_answer(n, blocked, placed, colours, budget)
+    assert (found is None) == (not expected)
+    assert found is None or found in expected
+
+
+def test_the_dfs_solves_small_hard_boards():
+    # No construction applies to nine queens of three colours; the DFS finds some.
+    assert valid(9, dfs_answer(9, (), (), 3))
+    assert valid(12, dfs_answer(12, (), (), 6))
+    blocked = [(0, c) for c in range(1, 64)]
+    found = dfs_answer(64, blocked, [(1, 5)], 1)
+    assert valid(64, found, blocked, [(1, 5, 0)]) and found[0][0] == 0
