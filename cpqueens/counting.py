@@ -1,7 +1,8 @@
 """Counting a model exactly: in pieces, on this process, a local pool or any executor.
 
-The unit of work is either a piece of the symmetry kernels (a free one-colour
-board on the bitmask backend: ``class_count.pieces``) or a subproblem of
+The unit of work is either a piece of the symmetry kernels (a one-colour board
+on the bitmask backend, free or with holes all 8 symmetries keep:
+``class_count.pieces``) or a subproblem of
 ``symmetry.subproblems`` (symmetry-aware, so no solution is counted twice).
 Where they run is the planner's choice or the caller's: in this process, on
 a local process pool (``workers=``) or on any ``concurrent.futures.Executor``
@@ -183,8 +184,9 @@ def count(
 def _count_classes(
     model: Model, workers: int | None, executor: Executor | None, job: _Job
 ) -> tuple[int, int, int]:
-    """The free board's classes by size, from the symmetry kernels' pieces."""
+    """The classes by size of a board all 8 symmetries keep, from the symmetry kernels' pieces."""
     n = model.n
+    rows = class_count.symmetric_rows(n, model.board.blocked) if model.board.blocked else None
 
     def plan(parallel: int) -> tuple[int, Sequence[Piece]]:
         depth = class_count.depth_for(n, parallel, SUBPROBLEMS_PER_WORKER)
@@ -196,7 +198,7 @@ def _count_classes(
         plan,
         lambda depth: class_count.pieces(n, depth),
         class_count.count_piece,
-        lambda piece: (n, piece),
+        lambda piece: (n, piece) if rows is None else (n, piece, rows),
         job,
         executor,
         processes(model, "bitmask", workers, kernels=True),

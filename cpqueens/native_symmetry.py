@@ -244,7 +244,7 @@ def _weighed_leaves(allowed, marks, bottom):
 
 
 @kernel()
-def _turn_fixed(n):
+def _turn_fixed(n, rows):
     """The solutions equal to their 180 degree turn, and those equal to their 90 degree turn.
 
     A solution fixed by the half turn pairs row r's queen (r, p) with
@@ -253,16 +253,19 @@ def _turn_fixed(n):
     queens' (masks ``up`` and ``down``, the latter offset by n bits) move up to
     meet them. A pair attacks itself when p = r or p = n - 1 - r; on odd
     boards the middle queen sits in the centre, attacking exactly those cells.
+    ``rows`` are the allowed columns of each row (a board whose holes the half
+    turn keeps, so that a top queen's partner is allowed with it).
     """
-    full = (1 << n) - 1
     half = n // 2
+    if n % 2 and not (rows[half] >> half) & 1:
+        return 0, 0  # the centre is a hole: no solution is its own half turn
     columns = np.zeros(n, np.int64)
     stack = np.zeros((half + 1, 6), np.int64)  # free, cols, diag, anti, up, down per row pair
     start = 1 << half if n % 2 else 0
     fixed180 = 0
     fixed90 = 0
     stack[0, 1] = start
-    stack[0, 0] = full & ~start & ~(1 | (1 << (n - 1)))
+    stack[0, 0] = rows[0] & ~start & ~(1 | (1 << (n - 1)))
     depth = 0
     while depth >= 0:
         free = stack[depth, 0]
@@ -302,7 +305,7 @@ def _turn_fixed(n):
         stack[row, 4] = up
         stack[row, 5] = down
         own = (1 << row) | (1 << (n - 1 - row))
-        stack[row, 0] = full & ~(cols | diag | anti | up | (down >> n) | own)
+        stack[row, 0] = rows[row] & ~(cols | diag | anti | up | (down >> n) | own)
     return fixed180, fixed90
 
 
@@ -332,20 +335,27 @@ def _masks(n: int, distance: int, row1: int, row2: int) -> np.ndarray:
     return allowed
 
 
-def count_piece(n: int, piece: tuple[str, int, int, int]) -> int:
+def count_piece(
+    n: int, piece: tuple[str, int, int, int], rows: tuple[int, ...] | None = None
+) -> int:
     """One piece's count: its leaves weighed in twelfths, or the solutions a turn fixes.
 
     A piece is ("top", distance, row-1 columns, row-2 columns), "fixed180" or
     "fixed90", as listed by :func:`cpqueens.class_count.pieces`. Leaves are
     doubled: each stands for its mirror image too (see :func:`_masks`).
+    ``rows``, if given, are the allowed columns of each row of a board whose
+    holes all 8 symmetries keep (None: the free board).
     """
     kind, distance, row1, row2 = piece
+    full = (1 << n) - 1
+    board = np.array(rows if rows is not None else [full] * n, np.uint64)
     if kind in ("fixed180", "fixed90"):
-        fixed180, fixed90 = _turn_fixed(n)  # one search finds both, in milliseconds
+        # one search finds both, in milliseconds
+        fixed180, fixed90 = _turn_fixed(n, board.astype(np.int64))
         return int(fixed180 if kind == "fixed180" else fixed90)
     far = n - 1 - distance
     marks = np.zeros(n, np.uint64)  # edge-column queens as far from a corner as row 0's
     marks[distance] = marks[far] = 1 | (1 << (n - 1))
     bottom = np.uint64((1 << distance) | (1 << far))
-    twelfths = _weighed_leaves(_masks(n, distance, row1, row2), marks, bottom)
+    twelfths = _weighed_leaves(_masks(n, distance, row1, row2) & board, marks, bottom)
     return 2 * int(twelfths)

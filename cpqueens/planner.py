@@ -4,8 +4,9 @@
   every constraint of the model: the ``bitmask`` engine for everything its
   kernels handle, else ``cpsat`` (which states any constraint), else
   ``python-constraint``. A named backend is used as named.
-- A free one-colour board on ``bitmask`` counts with the symmetry kernels
-  (``cpqueens.class_count``); anything else as weighted subproblems
+- A one-colour board on ``bitmask``, free or with holes all 8 symmetries
+  keep, counts with the symmetry kernels (``cpqueens.class_count``);
+  anything else as weighted subproblems
   (``cpqueens.symmetry.subproblems``).
 - A search runs in this process when it is short, else in worker processes,
   even for one worker: a worker can be stopped at once on Ctrl-C or at a time
@@ -19,6 +20,7 @@ import os
 from typing import TYPE_CHECKING, Literal
 
 from cpqueens.backends import get, is_installed
+from cpqueens.class_count import symmetric_rows
 
 if TYPE_CHECKING:
     from cpqueens.model import Model
@@ -69,13 +71,17 @@ def resolve(model: Model, backend: str = AUTO) -> str:
 
 
 def uses_class_kernels(model: Model, backend: str) -> bool:
-    """Whether the symmetry kernels count ``model`` (a free one-colour board on bitmask)."""
+    """Whether the symmetry kernels count ``model``.
+
+    A one-colour board on bitmask, free or with holes that all 8 symmetries keep
+    (the 4 corners, say), with no placed queen and no other constraint.
+    """
     return (
         backend == "bitmask"
         and model.colours == 1
         and not model.placed
         and not model.extra
-        and not model.board.blocked
+        and symmetric_rows(model.n, model.board.blocked) is not None
         and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
         and model.n >= KERNEL_WORTH_N
         and importlib.util.find_spec("numba") is not None
