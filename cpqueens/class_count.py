@@ -101,8 +101,10 @@ def symmetric_rows(n: int, blocked: Iterable[tuple[int, int]]) -> Rows | None:
     )
     if any({image(r, c) for r, c in holes} != holes for image in images):
         return None
-    full = (1 << n) - 1
-    return tuple(full & ~sum(1 << c for c in range(n) if (r, c) in holes) for r in range(n))
+    rows = [(1 << n) - 1] * n
+    for r, c in holes:
+        rows[r] &= ~(1 << c)
+    return tuple(rows)
 
 
 def check_size(n: int) -> None:

@@ -45,26 +45,10 @@ from __future__ import annotations
 import numpy as np
 
 from cpqueens.jit import kernel
-from cpqueens.native import _leading_zeros, _lowest_index, _popcount
+from cpqueens.native import _live, _lowest_index, _popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_TOP_BIT = np.uint64(63)
-
-
-@kernel(inline="always")
-def _live(free, below):
-    """The cells of ``free`` whose queen leaves a cell of ``below`` (the next row's) unattacked.
-
-    A queen attacks its own and the two neighbouring columns of the next row,
-    so it empties ``below`` exactly when ``below`` lies within those three: when
-    it neighbours both the lowest and the highest cell of ``below``. An empty
-    ``below`` leaves no queen.
-    """
-    low = below & (~below + _ONE)
-    high = _ONE << (_TOP_BIT - _leading_zeros(below | _ONE))
-    near_both = (low | (low << _ONE) | (low >> _ONE)) & (high | (high << _ONE) | (high >> _ONE))
-    return free & ~near_both & (_ZERO - np.uint64(below != _ZERO))
 
 
 @kernel(inline="always")

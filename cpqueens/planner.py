@@ -81,9 +81,9 @@ def uses_class_kernels(model: Model, backend: str) -> bool:
         and model.colours == 1
         and not model.placed
         and not model.extra
-        and symmetric_rows(model.n, model.board.blocked) is not None
         and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
         and model.n >= KERNEL_WORTH_N
+        and symmetric_rows(model.n, model.board.blocked) is not None
         and importlib.util.find_spec("numba") is not None
     )
 
