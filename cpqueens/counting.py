@@ -22,13 +22,13 @@ from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import nullcontext
 from typing import Any, TypeVar
 
-from cpqueens import class_count
+from cpqueens import class_count, hole_sums
 from cpqueens.backends import get as get_backend
 from cpqueens.checkpoint import Checkpoint
 from cpqueens.class_count import Piece
 from cpqueens.errors import CountInterrupted, IncompleteSearchError, WorkerLostError
 from cpqueens.model import Model
-from cpqueens.planner import AUTO, processes, resolve, uses_class_kernels
+from cpqueens.planner import AUTO, processes, resolve, uses_class_kernels, uses_hole_sums
 from cpqueens.pool import local_pool
 from cpqueens.progress import Progress, ProgressOption, check_progress
 from cpqueens.runner import run, run_serially
@@ -173,6 +173,8 @@ def count(
             f"pass workers or executor, not both: got workers={workers!r} and {executor!r}"
         )
     job = _Job(progress, limit, checkpoint)
+    if uses_hole_sums(model, engine) and not (unique and len(group(model)) > 1):
+        return _count_hole_sums(model, workers, executor, job)  # unique: no symmetry, the total
     if uses_class_kernels(model, engine):
         two, four, eight = _count_classes(model, workers, executor, job)
         return two + four + eight if unique else 2 * two + 4 * four + 8 * eight
@@ -204,6 +206,37 @@ def _count_classes(
         processes(model, "bitmask", workers, kernels=True),
     )
     return class_count.combine(n, parts, counts)
+
+
+def count_hole_part(backend: str, n: int, part: hole_sums.Part) -> int:
+    """One part of a hole sum: a kernel piece of the free board, or a signed completion."""
+    if isinstance(part, Subproblem):
+        return count_subproblem(backend, part)
+    return class_count.count_piece(n, part)
+
+
+def _count_hole_sums(
+    model: Model, workers: int | None, executor: Executor | None, job: _Job
+) -> int:
+    """A board with a few holes: the free board less the completions with queens on the holes."""
+    n = model.n
+
+    def plan(parallel: int) -> tuple[int, Sequence[hole_sums.Part]]:
+        depth = class_count.depth_for(n, parallel, SUBPROBLEMS_PER_WORKER)
+        return depth, hole_sums.parts(model, depth)
+
+    parts, counts = _count_parts(
+        model,
+        "bitmask",
+        plan,
+        lambda depth: hole_sums.parts(model, depth),
+        count_hole_part,
+        lambda part: ("bitmask", n, part),
+        job,
+        executor,
+        processes(model, "bitmask", workers, kernels=False),
+    )
+    return hole_sums.total(n, parts, counts)
 
 
 def _count_subproblems(

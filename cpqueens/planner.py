@@ -5,8 +5,9 @@
   kernels handle, else ``cpsat`` (which states any constraint), else
   ``python-constraint``. A named backend is used as named.
 - A one-colour board on ``bitmask``, free or with holes all 8 symmetries
-  keep, counts with the symmetry kernels (``cpqueens.class_count``);
-  anything else as weighted subproblems
+  keep, counts with the symmetry kernels (``cpqueens.class_count``); one
+  with a few other holes as the free board less the completions with queens
+  on them (``cpqueens.hole_sums``); anything else as weighted subproblems
   (``cpqueens.symmetry.subproblems``).
 - A search runs in this process when it is short, else in worker processes,
   even for one worker: a worker can be stopped at once on Ctrl-C or at a time
@@ -84,6 +85,28 @@ def uses_class_kernels(model: Model, backend: str) -> bool:
         and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
         and model.n >= KERNEL_WORTH_N
         and symmetric_rows(model.n, model.board.blocked) is not None
+        and importlib.util.find_spec("numba") is not None
+    )
+
+
+def uses_hole_sums(model: Model, backend: str) -> bool:
+    """Whether ``model`` counts as the free board less completions on its holes.
+
+    A one-colour board on bitmask with a few holes (``hole_sums.worth``) that
+    not all 8 symmetries keep, no placed queen, no other constraint
+    (``cpqueens.hole_sums``).
+    """
+    from cpqueens.hole_sums import worth  # it reads models: imported when asked
+
+    return (
+        backend == "bitmask"
+        and model.colours == 1
+        and not model.placed
+        and not model.extra
+        and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
+        and model.n >= KERNEL_WORTH_N
+        and worth(model.n, model.board.blocked)
+        and symmetric_rows(model.n, model.board.blocked) is None
         and importlib.util.find_spec("numba") is not None
     )
 

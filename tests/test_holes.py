@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens import class_count, native
-from cpqueens.planner import uses_class_kernels
+from cpqueens import class_count, hole_sums, native
+from cpqueens.counting import count_hole_part
+from cpqueens.planner import uses_class_kernels, uses_hole_sums
 from tests import oracle
 from tests.test_symmetry import CELL_MAPS, brute_force_classes
 
@@ -89,3 +90,50 @@ def test_only_boards_all_8_symmetries_keep_take_the_kernels():
     assert not uses_class_kernels(cpqueens.model(13, blocked=[(0, 1), (0, 11)]), "bitmask")
     assert not uses_class_kernels(cpqueens.model(13, placed=[(6, 6)]), "bitmask")
     assert class_count.symmetric_rows(4, []) == (15, 15, 15, 15)
+
+
+def plain_count(n, blocked):
+    return int(native.count_placements(np.array(rows_of(n, blocked), np.uint64)))
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(5, 8), holes=st.lists(cells, min_size=1, max_size=4), depth=st.integers(0, 2))
+def test_hole_sums_match_brute_force(n, holes, depth):
+    blocked = sorted({(r % n, c % n) for r, c in holes})
+    model = cpqueens.model(n, blocked=blocked)
+    parts = hole_sums.parts(model, depth)
+    counts = [count_hole_part("bitmask", n, part) for part in parts]
+    assert hole_sums.total(n, parts, counts) == len(oracle.placements(n, blocked))
+
+
+@settings(max_examples=8, deadline=None)
+@given(n=st.integers(12, 13), holes=st.lists(cells, min_size=1, max_size=6))
+def test_hole_sums_match_the_unreduced_kernel(n, holes):
+    blocked = sorted({(r % n, c % n) for r, c in holes})
+    model = cpqueens.model(n, blocked=blocked)
+    assert uses_hole_sums(model, "bitmask") == (class_count.symmetric_rows(n, blocked) is None)
+    assert model.count(workers=1) == plain_count(n, blocked)
+
+
+def test_hole_sums_terms_and_choice():
+    # opposite corners: one term, both holes' completions counted once; they attack
+    assert hole_sums.terms(8, [(0, 0), (7, 7)]) == [(((0, 0),), -2)]
+    # two holes a knight's move apart: both singles (-1), and the pair (+1)
+    pair = [(((0, 1),), -1), (((0, 1), (2, 2)), 1), (((2, 2),), -1)]
+    assert hole_sums.terms(8, [(0, 1), (2, 2)]) == pair
+    assert hole_sums.orient(16, [(13, 8)]) == ((2, 7),)
+    assert not uses_hole_sums(cpqueens.model(16, blocked=[(r, r) for r in range(9)]), "bitmask")
+    assert not uses_hole_sums(cpqueens.model(16, blocked=[(0, 1)], placed=[(5, 5)]), "bitmask")
+    assert not uses_hole_sums(cpqueens.model(11, blocked=[(0, 1)]), "bitmask")  # numba not worth it
+    assert uses_hole_sums(cpqueens.model(16, blocked=[(0, 1)]), "bitmask")
+
+
+def test_hole_sums_unique_and_checkpoint(tmp_path):
+    asymmetric = cpqueens.model(12, blocked=[(2, 5), (7, 10), (10, 3)])
+    total = plain_count(12, asymmetric.board.blocked)
+    assert asymmetric.count(workers=1, unique=True) == total  # no symmetry: classes of one
+    saved = tmp_path / "holes.json"
+    assert asymmetric.count(workers=1, checkpoint=saved) == total
+    assert asymmetric.count(workers=1, checkpoint=saved) == total  # resumed: every part done
+    mirror = cpqueens.model(12, blocked=[(0, 1), (0, 10)])  # unique: the lex-leader way
+    assert mirror.count(unique=True) == mirror.count(backend="cpsat", unique=True)
