@@ -83,6 +83,18 @@ def count_piece(n: int, piece: Piece, rows: Rows | None = None) -> int:
     return count(n, piece, rows)
 
 
+def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -> int:
+    """A "top" piece of the free board less its solutions' queens on ``holes``, in 24ths.
+
+    Summed over a split's "top" pieces and divided by 24: the free board's count
+    less, for each hole, the solutions with a queen on it
+    (``native_symmetry.count_less_holes``).
+    """
+    from cpqueens.native_symmetry import count_less_holes as count
+
+    return count(n, ("top", *piece[1:]), holes)
+
+
 def symmetric_rows(n: int, blocked: Iterable[tuple[int, int]]) -> Rows | None:
     """Each row's allowed columns if all 8 board symmetries keep the holes ``blocked``, else None.
 

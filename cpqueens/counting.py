@@ -208,13 +208,6 @@ def _count_classes(
     return class_count.combine(n, parts, counts)
 
 
-def count_hole_part(backend: str, n: int, part: hole_sums.Part) -> int:
-    """One part of a hole sum: a kernel piece of the free board, or a signed completion."""
-    if isinstance(part, Subproblem):
-        return count_subproblem(backend, part)
-    return class_count.count_piece(n, part)
-
-
 def _count_hole_sums(
     model: Model, workers: int | None, executor: Executor | None, job: _Job
 ) -> int:
@@ -230,8 +223,8 @@ def _count_hole_sums(
         "bitmask",
         plan,
         lambda depth: hole_sums.parts(model, depth),
-        count_hole_part,
-        lambda part: ("bitmask", n, part),
+        hole_sums.count_part,
+        lambda part: ("bitmask", n, part, model.board.blocked),
         job,
         executor,
         processes(model, "bitmask", workers, kernels=False),

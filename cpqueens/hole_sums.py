@@ -2,18 +2,20 @@
 
 Inclusion-exclusion over the holes H: the solutions that avoid every hole are
 the sum, over the sets S of holes, of (-1)^|S| times the solutions of the free
-board with a queen on every cell of S. The empty set's term is the free board,
-which the symmetry kernels count in about a sixth of a plain search
-(:mod:`cpqueens.class_count`); every other term is a completion with |S|
-queens placed, about 1/n of a plain search for one queen, far less for more.
+board with a queen on every cell of S. The empty set and the single holes are
+counted together, in one pass of the symmetry kernels over the free board
+(about a sixth of a plain search): each leaf weighs its class's share less
+the holes' images its queens stand on (``native_symmetry.count_less_holes``).
+Every larger set is a completion with |S| >= 2 queens placed, a small search.
 Sets with two attacking cells have no solution and are left out; sets that a
 board symmetry maps onto each other have one count, so they are counted once,
 their signs summed, in the image with its queens highest on the board (the
 DFS goes down the rows: a queen near the top prunes it soonest).
 
-The parts of a count (``parts``) are the free board's kernel pieces and each
-term's weighted subproblems (``split.subproblems``), so that workers, progress,
-checkpoints and time limits treat them as any other split.
+The parts of a count (``parts``) are the free board's "less-holes" kernel
+pieces and each larger set's weighted subproblems (``split.subproblems``), so
+that workers, progress, checkpoints and time limits treat them as any other
+split.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ Part = Subproblem | Piece
 def worth(n: int, holes: Sequence[Cell]) -> bool:
     """Whether the sum pays on an n x n board with ``holes``: a few, at most n / 2 of them.
 
-    Each one-hole term costs about 1/n of a plain search, the free board about 1/6.
+    The free board and the single holes cost about 1/6 of a plain search, each
+    pair of holes about 1/n^2.
     """
     return 1 <= len(holes) <= min(MAX_HOLES, n // 2)
 
@@ -59,17 +62,19 @@ def orient(n: int, cells: Iterable[Cell]) -> tuple[Cell, ...]:
     return min(images, key=lambda image: (sum(r for r, _ in image), image))
 
 
-def terms(n: int, holes: Iterable[Cell]) -> list[tuple[tuple[Cell, ...], int]]:
-    """The non-empty sets of holes to place queens on, oriented, with their summed signs.
+def terms(n: int, holes: Iterable[Cell], least: int = 2) -> list[tuple[tuple[Cell, ...], int]]:
+    """The sets of at least ``least`` holes to place queens on, oriented, with their summed signs.
 
-    The free board's term (+1) is not listed. Zero sums are left out.
+    Zero sums are left out.
 
-    >>> terms(8, [(0, 0), (7, 7)])
+    >>> terms(8, [(0, 0), (7, 7)], least=1)
     [(((0, 0),), -2)]
+    >>> terms(8, [(0, 0), (7, 7)])
+    []
     """
     holes = sorted(set(holes))
     weights: dict[tuple[Cell, ...], int] = {}
-    for size in range(1, len(holes) + 1):
+    for size in range(least, len(holes) + 1):
         for chosen in combinations(holes, size):
             if any(_attack(a, b) for a, b in combinations(chosen, 2)):
                 continue
@@ -78,10 +83,16 @@ def terms(n: int, holes: Iterable[Cell]) -> list[tuple[tuple[Cell, ...], int]]:
     return sorted((cells, weight) for cells, weight in weights.items() if weight)
 
 
+#: The kind of kernel piece that counts the free board less the single holes.
+LESS_HOLES = "less-holes"
+
+
 def parts(model: Model, depth: int) -> list[Part]:
-    """The free board's kernel pieces at ``depth``, then every term's subproblems at ``depth``."""
+    """The free board's "less-holes" pieces at ``depth``, then every larger set's subproblems."""
     n = model.n
-    found: list[Part] = list(class_count.pieces(n, depth))
+    found: list[Part] = [
+        (LESS_HOLES, *piece[1:]) for piece in class_count.pieces(n, depth) if piece[0] == "top"
+    ]
     free = Board(n, ())
     for cells, weight in terms(n, model.board.blocked):
         for piece in split_subproblems(Model(free, 1, cells), depth):
@@ -92,13 +103,19 @@ def parts(model: Model, depth: int) -> list[Part]:
 def total(n: int, split: Sequence[Part], counts: Sequence[int]) -> int:
     """The board's count from the count of every part of ``split``.
 
-    Raises ArithmeticError if the kernels' pieces do not fit together.
+    Raises ArithmeticError if the kernels' pieces do not add up to whole solutions.
     """
-    pieces = [
-        (part, value) for part, value in zip(split, counts, strict=True) if isinstance(part, tuple)
-    ]
-    two, four, eight = class_count.combine(n, [p for p, _ in pieces], [v for _, v in pieces])
-    rest = sum(
-        value for part, value in zip(split, counts, strict=True) if not isinstance(part, tuple)
-    )
-    return 2 * two + 4 * four + 8 * eight + rest
+    pieces = sum(v for p, v in zip(split, counts, strict=True) if not isinstance(p, Subproblem))
+    if pieces % 24:
+        raise ArithmeticError(f"the kernel pieces of n={n} add up to {pieces}, not 24ths")
+    rest = sum(v for p, v in zip(split, counts, strict=True) if isinstance(p, Subproblem))
+    return pieces // 24 + rest
+
+
+def count_part(backend: str, n: int, part: Part, holes: tuple[Cell, ...]) -> int:
+    """One part's count: a "less-holes" kernel piece, or a signed weighted completion."""
+    if isinstance(part, Subproblem):
+        from cpqueens.backends import get
+
+        return part.weight * get(backend).count(part.model)
+    return class_count.count_less_holes(n, part, holes)

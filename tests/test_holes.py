@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 import cpqueens
 from cpqueens import class_count, hole_sums, native
-from cpqueens.counting import count_hole_part
 from cpqueens.planner import uses_class_kernels, uses_hole_sums
 from tests import oracle
 from tests.test_symmetry import CELL_MAPS, brute_force_classes
@@ -102,7 +101,7 @@ def test_hole_sums_match_brute_force(n, holes, depth):
     blocked = sorted({(r % n, c % n) for r, c in holes})
     model = cpqueens.model(n, blocked=blocked)
     parts = hole_sums.parts(model, depth)
-    counts = [count_hole_part("bitmask", n, part) for part in parts]
+    counts = [hole_sums.count_part("bitmask", n, part, model.board.blocked) for part in parts]
     assert hole_sums.total(n, parts, counts) == len(oracle.placements(n, blocked))
 
 
@@ -117,15 +116,26 @@ def test_hole_sums_match_the_unreduced_kernel(n, holes):
 
 def test_hole_sums_terms_and_choice():
     # opposite corners: one term, both holes' completions counted once; they attack
-    assert hole_sums.terms(8, [(0, 0), (7, 7)]) == [(((0, 0),), -2)]
+    assert hole_sums.terms(8, [(0, 0), (7, 7)], least=1) == [(((0, 0),), -2)]
     # two holes a knight's move apart: both singles (-1), and the pair (+1)
     pair = [(((0, 1),), -1), (((0, 1), (2, 2)), 1), (((2, 2),), -1)]
-    assert hole_sums.terms(8, [(0, 1), (2, 2)]) == pair
+    assert hole_sums.terms(8, [(0, 1), (2, 2)], least=1) == pair
+    assert hole_sums.terms(8, [(0, 1), (2, 2)]) == [(((0, 1), (2, 2)), 1)]
     assert hole_sums.orient(16, [(13, 8)]) == ((2, 7),)
     assert not uses_hole_sums(cpqueens.model(16, blocked=[(r, r) for r in range(9)]), "bitmask")
     assert not uses_hole_sums(cpqueens.model(16, blocked=[(0, 1)], placed=[(5, 5)]), "bitmask")
     assert not uses_hole_sums(cpqueens.model(11, blocked=[(0, 1)]), "bitmask")  # numba not worth it
     assert uses_hole_sums(cpqueens.model(16, blocked=[(0, 1)]), "bitmask")
+
+
+def test_the_less_holes_pieces_are_the_free_board_less_the_single_holes():
+    n, holes = 11, ((0, 3), (4, 4), (9, 2))
+    for depth in (0, 1, 2):
+        tops = [p for p in class_count.pieces(n, depth) if p[0] == "top"]
+        value = sum(class_count.count_less_holes(n, piece, holes) for piece in tops)
+        singles = sum(plain_count(n, []) - plain_count(n, [h]) for h in holes)
+        # plain_count(n, [h]) counts the board with h blocked: free - (queen on h)
+        assert value == 24 * (plain_count(n, []) - singles)
 
 
 def test_hole_sums_unique_and_checkpoint(tmp_path):
