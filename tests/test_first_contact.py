@@ -95,11 +95,11 @@ def test_the_kernels_never_write_into_the_installed_package(tmp_path):
         tmp_path,
         """
         import cpqueens
-        print(cpqueens.model(14).count(), cpqueens.model(13, blocked=[(1, 1)]).count())
+        print(cpqueens.model(14).count(), cpqueens.model(13, placed=[(1, 1)]).count())
         """,
         XDG_CACHE_HOME=str(cache),
     )
-    expected = cpqueens.model(13, blocked=[(1, 1)]).count("bitmask", workers=1)
+    expected = cpqueens.model(13, placed=[(1, 1)]).count("bitmask", workers=1)
     assert (result.returncode, result.stdout, result.stderr) == (0, f"365596 {expected}\n", "")
     assert set(PACKAGE.rglob("*.nb[ic]")) - before == set()
     written = {path.name.split("-")[0] for path in cache.rglob("*.nbi")}
@@ -137,7 +137,8 @@ NOTHING_SAVED = re.compile(
     "call",
     [
         "cpqueens.model(19).count(backend='bitmask', workers=1)",  # the kernels, one worker
-        "cpqueens.model(19, blocked=[(0, 1)]).count(workers=1)",  # count_placements
+        "cpqueens.model(19, placed=[(0, 1)]).count(workers=1)",  # count_placements
+        "cpqueens.model(19, blocked=[(0, 1)]).count(workers=1)",  # the hole sums
         "cpqueens.model(14).count(backend='cpsat', workers=1)",
     ],
 )
