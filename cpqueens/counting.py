@@ -227,7 +227,8 @@ def _count_hole_sums(
         lambda part: ("bitmask", n, part, model.board.blocked),
         job,
         executor,
-        processes(model, "bitmask", workers, kernels=False),
+        # as long as the free board's count: the kernels' pass dominates
+        processes(model, "bitmask", workers, kernels=True),
     )
     return hole_sums.total(n, parts, counts)
 
