@@ -72,6 +72,24 @@ BOARDS = (
 )
 
 
+NOTES = (
+    "How each board is counted (one worker):",
+    "",
+    "- holes4: `cpqueens/hole_sums.py`: one pass of the symmetry kernels over the free board",
+    "  weighs each leaf by 8 less its queens on the holes' images (the free board less the",
+    "  single holes), plus one small completion per non-attacking set of 2+ holes;",
+    "  in this process (n < 17).",
+    "- corners: the symmetry kernels with the holes as per-row masks (all 8 symmetries keep",
+    "  them), in this process.",
+    "- placed2: `cpqueens/native.py`'s `count_placements` (look-ahead in the unrolled rows) on",
+    "  weighted subproblems, in one worker process: no symmetry applies.",
+    "- free17 / free16: the symmetry kernels (free17 in one worker process).",
+    "- A whole cpqueens process pays about 0.7 s CPU before counting (Python, numba, loading",
+    "  the cached kernels); the C anchors pay nothing. Before this issue's work (same script,",
+    "  machine heavily loaded, load 3 to 9): `RESULTS-holes-before.md`.",
+)
+
+
 def grid(board: Board) -> str:
     """The board as text: n, then rows of 1 (a queen may stand) and 0 (a hole)."""
     rows = [
@@ -188,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             f"- {board.name}: n={board.n}, holes {list(board.holes)}, placed {list(board.placed)};"
             f" cpqueens `{shown(argvs[board.name]['cpqueens'])}`"
         )
+    lines += ["", *NOTES]
     rounded = {
         name: {s: [round(t, 2) for t in ts] for s, ts in sides.items()}
         for name, sides in runs.items()

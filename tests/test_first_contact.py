@@ -352,9 +352,9 @@ def test_ctrl_c_with_a_stopped_worker_still_ends_at_once(tmp_path):
 
 
 def test_sigterm_stops_like_ctrl_c_and_leaves_no_warning(tmp_path):
-    checkpoint = tmp_path / "q15.json"
+    checkpoint = tmp_path / "q17.json"  # long enough to outlast the 1 s start_cli_count waits
     job, workers = start_cli_count(
-        tmp_path, "15", "--placed", "7,3", "--workers", "2", "--checkpoint", str(checkpoint)
+        tmp_path, "17", "--placed", "7,3", "--workers", "2", "--checkpoint", str(checkpoint)
     )
     job.send_signal(signal.SIGTERM)
     out, err = job.communicate(timeout=60)
