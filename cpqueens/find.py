@@ -125,13 +125,12 @@ def _search(
                 use_cpsat, member = False, _CpsatMember(model, _left(deadline))
                 member.start()
             if member is not None and member.done.is_set():
-                kind, value = member.result
-                if kind == "solution":
-                    return value
-                if kind == "none":
+                if member.error is not None:
+                    raise member.error
+                if member.solution is not None:
+                    return member.solution
+                if member.proved_none:
                     return None
-                if kind == "error":
-                    raise value
                 member = None  # stopped without an answer: the deadline has passed
                 if searcher is None:
                     _out_of_time(limit)
@@ -219,7 +218,9 @@ class _CpsatMember:
         from ortools.sat.python import cp_model
 
         self.model, self.done = model, threading.Event()
-        self.result: tuple[str, object] = ("unknown", None)
+        self.solution: Columns | None = None
+        self.proved_none = False
+        self.error: BaseException | None = None
         self.solver = cp_model.CpSolver()
         self.solver.parameters.num_workers = CPSAT_WORKERS
         self.solver.parameters.catch_sigint_signal = False
@@ -248,11 +249,11 @@ class _CpsatMember:
             status = self.solver.solve(cp)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 values = tuple(tuple(self.solver.value(v) for v in row) for row in q)
-                self.result = ("solution", values)
+                self.solution = values
             elif status == cp_model.INFEASIBLE:
-                self.result = ("none", None)
+                self.proved_none = True
         except BaseException as error:  # raised by the caller
-            self.result = ("error", error)
+            self.error = error
         finally:
             self.done.set()
 
