@@ -12,7 +12,8 @@ Ctrl-C and the time limit are seen between chunks:
   first with look-ahead, which visits far fewer nodes on hard boards.
 
 Any other model takes its backend's lexicographic enumeration (``exists`` on
-``cpsat``: one CP-SAT decision solve with its free search). A limit ends a
+``cpsat``, or on "auto" beyond 64 columns: one CP-SAT decision solve with its
+free search). A limit ends a
 search with ``IncompleteSearchError``, never with an unproven answer.
 """
 
@@ -23,6 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from cpqueens.backends import get as get_backend
+from cpqueens.backends import is_installed
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.planner import resolve
 
@@ -62,6 +64,8 @@ def exists(model: Model, backend: str, time_limit: float | None) -> bool:
     plan = _native_plan(model) if engine == "bitmask" else None
     if plan is not None:
         return _checked(plan, _native_search(plan, clock, lexicographic=False)) is not None
+    if engine == "bitmask" and backend == "auto" and model.n > 64 and is_installed("cpsat"):
+        engine = "cpsat"  # beyond the kernels' 64 columns a decision solve beats pure Python
     if engine == "cpsat":
         return _cpsat_exists(model, clock)
     return _first_enumerated(model, engine, clock) is not None
