@@ -458,7 +458,8 @@ NOTES = (
     "  mirror-only kernel of the same style, n = 14..17, and CP-SAT with and without",
     "  lex-leader subproblems), `RESULTS-symmetry-table.md` (totals and unique counts",
     "  n = 1..17 with times) and `RESULTS-dask.md` (a 2-worker Dask LocalCluster",
-    "  against the local process pool, count(17)).",
+    "  against the local process pool, count(17)) and `RESULTS-holes.md` (issue 13:",
+    "  boards with holes, placed queens and the free board against C, bench_holes.py).",
 )
 
 

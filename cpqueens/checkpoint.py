@@ -132,9 +132,12 @@ def holds(part: Part, value: int, n: int) -> bool:
 
     A subproblem's is its weight times 0..most: the weight may be negative
     (CP-SAT's lex-leader split subtracts the solutions fixed by a rotation), so
-    the count may be too. A kernel piece's is 0..12 n! (leaves in twelfths).
+    the count may be too. A kernel piece's is 0..12 n! (leaves in twelfths), a
+    less-holes piece's (``hole_sums``) at most 1536 n! either way.
     """
     if not isinstance(part, Subproblem):
+        if part[0] == "less-holes":  # leaves weighed 12 / k times 2 (8 - up to 8 * 8 holes)
+            return abs(value) <= 2 * 12 * 64 * factorial(n)
         return 0 <= value <= 12 * factorial(n)
     weight = part.weight
     if weight == 0 or value % weight:
@@ -146,6 +149,8 @@ def _bound_text(part: Part, n: int) -> str:
     """What ``holds`` expects of ``part``'s count, for an error message."""
     if isinstance(part, Subproblem):
         return f"its weight is {part.weight}"
+    if part[0] == "less-holes":
+        return f"a less-holes piece of the symmetry kernels counts -1536 * {n}! to 1536 * {n}!"
     return f"a piece of the symmetry kernels counts 0 to 12 * {n}!"
 
 

@@ -1,4 +1,4 @@
-"""The free board's solution classes by size, counted in pieces by the symmetry kernels.
+"""The solution classes by size of the free board (or one whose holes all 8 symmetries keep).
 
 :mod:`cpqueens.native_symmetry` holds the numba kernels and says what a piece
 counts; this module lists the pieces, shares them among worker processes and
@@ -9,7 +9,7 @@ with workers, the pool's processes start while nothing heavy is loaded here.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 #: The largest board the 64-bit kernels can hold.
 MAX_N = 31
@@ -24,6 +24,9 @@ Piece = tuple[str, int, int, int]
 
 #: The deepest split: row 0's queen is pinned already, rows 1 and 2 may be fixed.
 MAX_DEPTH = 2
+
+#: Each row's allowed columns (bit c: column c) of a board whose holes all 8 symmetries keep.
+Rows = tuple[int, ...]
 
 
 def pieces(n: int, depth: int = 0) -> list[Piece]:
@@ -69,11 +72,51 @@ def depth_for(n: int, workers: int, per_worker: int) -> int:
     return depth
 
 
-def count_piece(n: int, piece: Piece) -> int:
-    """One piece's count, by the kernels (imported here, in whichever process counts)."""
+def count_piece(n: int, piece: Piece, rows: Rows | None = None) -> int:
+    """One piece's count, by the kernels (imported here, in whichever process counts).
+
+    ``rows``: the allowed columns of each row of a board with holes that all 8
+    symmetries keep (see :func:`symmetric_rows`); None for the free board.
+    """
     from cpqueens.native_symmetry import count_piece as count
 
-    return count(n, piece)
+    return count(n, piece, rows)
+
+
+def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -> int:
+    """A "top" piece of the free board less its solutions' queens on ``holes``, in 24ths.
+
+    Summed over a split's "top" pieces and divided by 24: the free board's count
+    less, for each hole, the solutions with a queen on it
+    (``native_symmetry.count_less_holes``).
+    """
+    from cpqueens.native_symmetry import count_less_holes as count
+
+    return count(n, ("top", *piece[1:]), holes)
+
+
+def symmetric_rows(n: int, blocked: Iterable[tuple[int, int]]) -> Rows | None:
+    """Each row's allowed columns if all 8 board symmetries keep the holes ``blocked``, else None.
+
+    The kernels' reduction holds on such a board: every symmetry maps its
+    solutions onto its solutions (the free board has no holes: all rows full).
+
+    >>> symmetric_rows(5, [(0, 0), (0, 4), (4, 0), (4, 4)])
+    (14, 31, 31, 31, 14)
+    >>> symmetric_rows(5, [(0, 1)]) is None
+    True
+    """
+    holes = set(blocked)
+    images = (
+        lambda r, c: (c, n - 1 - r),  # the quarter turn
+        lambda r, c: (r, n - 1 - c),  # the mirror: with the turn, they make all 8
+    )
+    if any({image(r, c) for r, c in holes} != holes for image in images):
+        return None
+    rows = [(1 << n) - 1] * n
+    for r, c in holes:
+        rows[r] &= ~(1 << c)
+    return tuple(rows)
 
 
 def check_size(n: int) -> None:
@@ -82,27 +125,30 @@ def check_size(n: int) -> None:
         raise ValueError(f"the symmetry kernels need {MIN_N} <= n <= {MAX_N}, got n={n}")
 
 
-def classes(n: int, workers: int | None = 1) -> tuple[int, int, int]:
-    """The solution classes of the free n x n board by size: (of 2, of 4, of 8).
+def classes(n: int, workers: int | None = 1, rows: Rows | None = None) -> tuple[int, int, int]:
+    """The solution classes of the n x n board by size: (of 2, of 4, of 8).
 
     The unique count is their sum; the total is ``2 * two + 4 * four + 8 * eight``.
     ``workers`` processes share the pieces; None means every core from
-    ``PARALLEL_MIN_N`` on, else one.
+    ``PARALLEL_MIN_N`` on, else one. ``rows``: a board with holes all 8
+    symmetries keep (:func:`symmetric_rows`); None, the free board.
 
     >>> classes(8)
     (0, 1, 11)
+    >>> classes(8, rows=symmetric_rows(8, [(0, 0), (0, 7), (7, 0), (7, 7)]))
+    (0, 1, 9)
     """
     check_size(n)
     if workers is None:
         workers = (os.cpu_count() or 1) if n >= PARALLEL_MIN_N else 1
     todo = pieces(n, 1 if workers > 1 else 0)
     if workers == 1:
-        results = [count_piece(n, piece) for piece in todo]
+        results = [count_piece(n, piece, rows) for piece in todo]
     else:
         from cpqueens.pool import local_pool  # workers that leave no orphan behind
 
         with local_pool(workers) as pool:
-            results = list(pool.map(count_piece, [n] * len(todo), todo))
+            results = list(pool.map(count_piece, [n] * len(todo), todo, [rows] * len(todo)))
     return combine(n, todo, results)
 
 

@@ -49,6 +49,7 @@ examples:
   cpqueens count 8 --unique                 12 classes under the board's symmetries
   cpqueens solve 8 --unique --format columns
   cpqueens solve 8 --format svg --out eight.svg
+  cpqueens solve 100000 --any --format columns   any one solution, found fast
   cpqueens backends
 """
 
@@ -227,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
         "of solutions (each a list of 0-based column lists, one per colour)",
     )
     solve.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    add_any_options(solve)
     solve.set_defaults(run=run_solve)
 
     exists = commands.add_parser(
@@ -354,8 +356,59 @@ def dask_client(address: str) -> Iterator[Any]:
     client.close()
 
 
+def add_any_options(solve: argparse.ArgumentParser) -> None:
+    """``solve --any`` (one solution, found fast by ``Model.find``) and ``--time-limit``."""
+    solve.add_argument(
+        "--any",
+        action="store_true",
+        help="print any one solution, found fast (not the first in order); any board size",
+    )
+    if "--time-limit" not in solve._option_string_actions:  # solve may state it already
+        solve.add_argument(
+            "--time-limit",
+            metavar="S",
+            type=float,
+            help="give up after S seconds: an error, never a partial answer",
+        )
+
+
+def run_solve_any(args: argparse.Namespace) -> int:
+    """``cpqueens solve --any``: one solution from ``Model.find``, in the chosen format."""
+    if args.unique:
+        raise UsageError("--any prints one solution of the model: it takes no --unique")
+    if args.limit is not None and args.limit != 1:
+        raise UsageError(
+            f"--any prints one solution: expected no --limit or --limit 1, got {args.limit}"
+        )
+    model = build_model(args)
+    start = time.perf_counter()
+    solution = model.find(args.backend, time_limit=args.time_limit)
+    engine = f"find, {args.backend}"
+    if solution is None:
+        report_time(args, start, engine)
+        if args.format == "json":
+            print("[]")
+            return 0
+        print("cpqueens: no solution", file=sys.stderr)
+        return 1
+    text = {"board": "{}\n\n", "json": "[{}]\n"}.get(args.format, "{}\n")
+    text = text.format(solution.draw(args.format))
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.out, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+    report_time(args, start, engine)
+    return 0
+
+
 def run_solve(args: argparse.Namespace) -> int:
     """``cpqueens solve``: solutions drawn as boards, column lists or one SVG picture."""
+    if args.any:
+        return run_solve_any(args)
     limit = args.limit
     if args.format == "svg":
         if limit is not None and limit != 1:

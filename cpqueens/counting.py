@@ -1,7 +1,8 @@
 """Counting a model exactly: in pieces, on this process, a local pool or any executor.
 
-The unit of work is either a piece of the symmetry kernels (a free one-colour
-board on the bitmask backend: ``class_count.pieces``) or a subproblem of
+The unit of work is either a piece of the symmetry kernels (a one-colour board
+on the bitmask backend, free or with holes all 8 symmetries keep:
+``class_count.pieces``) or a subproblem of
 ``symmetry.subproblems`` (symmetry-aware, so no solution is counted twice).
 Where they run is the planner's choice or the caller's: in this process, on
 a local process pool (``workers=``) or on any ``concurrent.futures.Executor``
@@ -21,13 +22,13 @@ from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import nullcontext
 from typing import Any, TypeVar
 
-from cpqueens import class_count
+from cpqueens import class_count, hole_sums
 from cpqueens.backends import get as get_backend
 from cpqueens.checkpoint import Checkpoint
 from cpqueens.class_count import Piece
 from cpqueens.errors import CountInterrupted, IncompleteSearchError, WorkerLostError
 from cpqueens.model import Model
-from cpqueens.planner import AUTO, processes, resolve, uses_class_kernels
+from cpqueens.planner import AUTO, processes, resolve, uses_class_kernels, uses_hole_sums
 from cpqueens.pool import local_pool
 from cpqueens.progress import Progress, ProgressOption, check_progress
 from cpqueens.runner import run, run_serially
@@ -172,6 +173,8 @@ def count(
             f"pass workers or executor, not both: got workers={workers!r} and {executor!r}"
         )
     job = _Job(progress, limit, checkpoint)
+    if uses_hole_sums(model, engine) and not (unique and len(group(model)) > 1):
+        return _count_hole_sums(model, workers, executor, job)  # unique: no symmetry, the total
     if uses_class_kernels(model, engine):
         two, four, eight = _count_classes(model, workers, executor, job)
         return two + four + eight if unique else 2 * two + 4 * four + 8 * eight
@@ -183,8 +186,9 @@ def count(
 def _count_classes(
     model: Model, workers: int | None, executor: Executor | None, job: _Job
 ) -> tuple[int, int, int]:
-    """The free board's classes by size, from the symmetry kernels' pieces."""
+    """The classes by size of a board all 8 symmetries keep, from the symmetry kernels' pieces."""
     n = model.n
+    rows = class_count.symmetric_rows(n, model.board.blocked) if model.board.blocked else None
 
     def plan(parallel: int) -> tuple[int, Sequence[Piece]]:
         depth = class_count.depth_for(n, parallel, SUBPROBLEMS_PER_WORKER)
@@ -196,12 +200,37 @@ def _count_classes(
         plan,
         lambda depth: class_count.pieces(n, depth),
         class_count.count_piece,
-        lambda piece: (n, piece),
+        lambda piece: (n, piece) if rows is None else (n, piece, rows),
         job,
         executor,
         processes(model, "bitmask", workers, kernels=True),
     )
     return class_count.combine(n, parts, counts)
+
+
+def _count_hole_sums(
+    model: Model, workers: int | None, executor: Executor | None, job: _Job
+) -> int:
+    """A board with a few holes: the free board less the completions with queens on the holes."""
+    n = model.n
+
+    def plan(parallel: int) -> tuple[int, Sequence[hole_sums.Part]]:
+        depth = class_count.depth_for(n, parallel, SUBPROBLEMS_PER_WORKER)
+        return depth, hole_sums.parts(model, depth)
+
+    parts, counts = _count_parts(
+        model,
+        "bitmask",
+        plan,
+        lambda depth: hole_sums.parts(model, depth),
+        hole_sums.count_part,
+        lambda part: ("bitmask", n, part, model.board.blocked),
+        job,
+        executor,
+        # as long as the free board's count: the kernels' pass dominates
+        processes(model, "bitmask", workers, kernels=True),
+    )
+    return hole_sums.total(n, parts, counts)
 
 
 def _count_subproblems(

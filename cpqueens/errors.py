@@ -59,3 +59,7 @@ class CountInterrupted(KeyboardInterrupt):
             f"interrupted: {self.done} of {self.total} subproblems are saved in "
             f"{self.checkpoint}; run the same command again to resume"
         )
+
+
+class InvalidSolutionError(CpqueensError):
+    """A search produced a solution that breaks its model: a bug, caught before it is returned."""

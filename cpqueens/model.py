@@ -286,6 +286,26 @@ class Model:
 
         return exists(self, backend, check_time_limit(time_limit))
 
+    def find(
+        self, backend: BackendName = DEFAULT_BACKEND, *, time_limit: float | None = None
+    ) -> Solution | None:
+        """Any one solution (not ordered), checked against the model; None if provably none.
+
+        "auto" races a construction (free boards), min-conflicts local search
+        and CP-SAT's free search (``cpqueens.find``); "cpsat" runs CP-SAT's
+        search alone. ``time_limit`` (seconds) ends a search that has neither
+        found a solution nor proved there is none with ``IncompleteSearchError``.
+        Ctrl-C stops it at once (``KeyboardInterrupt``).
+
+        >>> model(1000).find().columns[:4]
+        (1, 3, 5, 7)
+        >>> model(3).find() is None
+        True
+        """
+        from cpqueens.find import find
+
+        return find(self, backend, time_limit)
+
     def cross_check(self) -> int:
         """Count with every installed backend; return the count, or raise if any two disagree."""
         counts = {name: self.count(name) for name in installed_backends()}

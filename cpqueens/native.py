@@ -5,7 +5,8 @@ allowed-column masks (``numpy.uint64`` arrays, bit c = column c, so n <= 64)
 and places queens that attack along columns and both diagonals:
 
 - :func:`count_placements`: one colour's placements, by an iterative DFS with
-  an explicit stack, the last seven rows unrolled, the last counted by popcount;
+  an explicit stack, the last seven rows unrolled with a look-ahead, the last
+  two counted by popcount;
 - :func:`list_placements`: one colour's placements, each packed into one
   ``uint64`` as 4-bit columns (n <= 16), in lexicographic order;
 - :func:`count_disjoint_pairs`: the ordered pairs of two such lists that share
@@ -28,6 +29,7 @@ MAX_PACKED_N = 16
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_TOP_BIT = np.uint64(63)
 
 
 @intrinsic
@@ -63,13 +65,28 @@ def _leading_zeros(typingctx, x):
     return sig, codegen
 
 
+@kernel(inline="always")
+def _live(free, below):
+    """The cells of ``free`` whose queen leaves a cell of ``below`` (the next row's) unattacked.
+
+    A queen attacks its own and the two neighbouring columns of the next row,
+    so it empties ``below`` exactly when ``below`` lies within those three: when
+    it neighbours both the lowest and the highest cell of ``below``. An empty
+    ``below`` leaves no queen.
+    """
+    low = below & (~below + _ONE)
+    high = _ONE << (_TOP_BIT - _leading_zeros(below | _ONE))
+    near_both = (low | (low << _ONE) | (low >> _ONE)) & (high | (high << _ONE) | (high >> _ONE))
+    return free & ~near_both & (_ZERO - np.uint64(below != _ZERO))
+
+
 @kernel()
 def count_placements(allowed):
     """The number of one-colour queen placements: one per row, on allowed cells, none attacked.
 
     An iterative DFS: the state of the row being filled lives in locals, the
     rows above on an explicit stack, and the last seven rows are unrolled into
-    six nested loops and a popcount (boards of fewer rows end in a popcount too).
+    five nested loops and a popcount (boards of fewer rows end in a popcount too).
     """
     n = allowed.shape[0]
     if n == 1:
@@ -84,7 +101,9 @@ def count_placements(allowed):
     depth = 0
     while True:
         if depth == last - 6:
-            # The last seven rows: six nested loops and a popcount, no stack.
+            # The last seven rows: five nested loops and a popcount, no stack; from
+            # the third on, a row's choices skip the queens that leave the next row
+            # no free cell (dead ends abound there).
             row1 = allowed[last - 5]
             row2 = allowed[last - 4]
             row3 = allowed[last - 3]
@@ -98,42 +117,46 @@ def count_placements(allowed):
                 c0 = c | b0
                 d0 = (d | b0) << _ONE
                 a0 = (a | b0) >> _ONE
-                f1 = row1 & ~(c0 | d0 | a0)
+                f1 = row1 & ~(c0 | d0 | a0)  # few dead ends this high: no look-ahead
                 while f1 != _ZERO:
                     b1 = f1 & (~f1 + _ONE)
                     f1 ^= b1
                     c1 = c0 | b1
                     d1 = (d0 | b1) << _ONE
                     a1 = (a0 | b1) >> _ONE
-                    f2 = row2 & ~(c1 | d1 | a1)
+                    f2 = _live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
                     while f2 != _ZERO:
                         b2 = f2 & (~f2 + _ONE)
                         f2 ^= b2
                         c2 = c1 | b2
                         d2 = (d1 | b2) << _ONE
                         a2 = (a1 | b2) >> _ONE
-                        f3 = row3 & ~(c2 | d2 | a2)
+                        f3 = _live(
+                            row3 & ~(c2 | d2 | a2), row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE))
+                        )
                         while f3 != _ZERO:
                             b3 = f3 & (~f3 + _ONE)
                             f3 ^= b3
                             c3 = c2 | b3
                             d3 = (d2 | b3) << _ONE
                             a3 = (a2 | b3) >> _ONE
-                            f4 = row4 & ~(c3 | d3 | a3)
+                            f4 = _live(
+                                row4 & ~(c3 | d3 | a3), row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE))
+                            )
                             while f4 != _ZERO:
                                 b4 = f4 & (~f4 + _ONE)
                                 f4 ^= b4
                                 c4 = c3 | b4
                                 d4 = (d3 | b4) << _ONE
                                 a4 = (a3 | b4) >> _ONE
-                                f5 = row5 & ~(c4 | d4 | a4)
-                                while f5 != _ZERO:
-                                    b5 = f5 & (~f5 + _ONE)
-                                    f5 ^= b5
-                                    c5 = c4 | b5
-                                    d5 = (d4 | b5) << _ONE
-                                    a5 = (a4 | b5) >> _ONE
-                                    total += _popcount(row6 & ~(c5 | d5 | a5))
+                                # two columns are left: every queen of row n - 2 that leaves
+                                # the last row a cell completes exactly one placement
+                                total += _popcount(
+                                    _live(
+                                        row5 & ~(c4 | d4 | a4),
+                                        row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
+                                    )
+                                )
         else:
             descended = False
             while free != _ZERO:

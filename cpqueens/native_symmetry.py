@@ -45,26 +45,10 @@ from __future__ import annotations
 import numpy as np
 
 from cpqueens.jit import kernel
-from cpqueens.native import _leading_zeros, _lowest_index, _popcount
+from cpqueens.native import _live, _lowest_index, _popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_TOP_BIT = np.uint64(63)
-
-
-@kernel(inline="always")
-def _live(free, below):
-    """The cells of ``free`` whose queen leaves a cell of ``below`` (the next row's) unattacked.
-
-    A queen attacks its own and the two neighbouring columns of the next row,
-    so it empties ``below`` exactly when ``below`` lies within those three: when
-    it neighbours both the lowest and the highest cell of ``below``. An empty
-    ``below`` leaves no queen.
-    """
-    low = below & (~below + _ONE)
-    high = _ONE << (_TOP_BIT - _leading_zeros(below | _ONE))
-    near_both = (low | (low << _ONE) | (low >> _ONE)) & (high | (high << _ONE) | (high >> _ONE))
-    return free & ~near_both & (_ZERO - np.uint64(below != _ZERO))
 
 
 @kernel(inline="always")
@@ -244,7 +228,203 @@ def _weighed_leaves(allowed, marks, bottom):
 
 
 @kernel()
-def _turn_fixed(n):
+def _weighed_hits(allowed, marks, bottom, cellw):
+    """:func:`_weighed_leaves`'s sum, and the sum of each leaf's weight times its queens' ``cellw``.
+
+    ``cellw[r, c]`` is an integer per cell; a leaf's queens add theirs up. Both
+    sums come back: (weights, weights times cell sums).
+    """
+    n = allowed.shape[0]
+    last = n - 1
+    full = (_ONE << np.uint64(n)) - _ONE
+    twelfths = np.int64(0)
+    hits = np.int64(0)
+    sums = np.zeros(n, np.int64)  # per row: the cell weights of the queens above
+    ties = np.zeros(n, np.uint64)  # per row: the tying edge cells taken so far
+    stack = np.empty((n, 4), dtype=np.uint64)
+    free = allowed[0]
+    c = _ZERO
+    d = _ZERO
+    a = _ZERO
+    unrolled = last - 8 if marks[last - 1] == _ZERO else -1
+    depth = 0
+    while True:
+        if depth == unrolled:
+            # The last nine rows, unrolled: level j places row last - 8 + j (choices
+            # fj, queen bj, tying cells so far tj, then columns cj and diagonals dj,
+            # aj for the row below). From level 2 on, where dead ends abound, a
+            # row's choices skip the queens that leave the row below no free cell,
+            # so the last row needs no loop.
+            row1 = allowed[last - 7]
+            row2 = allowed[last - 6]
+            row3 = allowed[last - 5]
+            row4 = allowed[last - 4]
+            row5 = allowed[last - 3]
+            row6 = allowed[last - 2]
+            row7 = allowed[last - 1]
+            row8 = allowed[last]
+            m0 = marks[last - 8]
+            m1 = marks[last - 7]
+            m2 = marks[last - 6]
+            m3 = marks[last - 5]
+            m4 = marks[last - 4]
+            m5 = marks[last - 3]
+            m6 = marks[last - 2]
+            t = ties[depth]
+            s = sums[depth]
+            base = last - 8
+            f0 = free
+            while f0 != _ZERO:
+                b0 = f0 & (~f0 + _ONE)
+                s0 = s + cellw[base + 0, _lowest_index(b0)]
+                f0 ^= b0
+                t0 = t | (b0 & m0)
+                c0 = c | b0
+                d0 = (d | b0) << _ONE
+                a0 = (a | b0) >> _ONE
+                f1 = row1 & ~(c0 | d0 | a0)  # few dead ends this high: no look-ahead
+                while f1 != _ZERO:
+                    b1 = f1 & (~f1 + _ONE)
+                    s1 = s0 + cellw[base + 1, _lowest_index(b1)]
+                    f1 ^= b1
+                    t1 = t0 | (b1 & m1)
+                    c1 = c0 | b1
+                    d1 = (d0 | b1) << _ONE
+                    a1 = (a0 | b1) >> _ONE
+                    f2 = _live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
+                    while f2 != _ZERO:
+                        b2 = f2 & (~f2 + _ONE)
+                        s2 = s1 + cellw[base + 2, _lowest_index(b2)]
+                        f2 ^= b2
+                        t2 = t1 | (b2 & m2)
+                        c2 = c1 | b2
+                        d2 = (d1 | b2) << _ONE
+                        a2 = (a1 | b2) >> _ONE
+                        f3 = _live(
+                            row3 & ~(c2 | d2 | a2), row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE))
+                        )
+                        while f3 != _ZERO:
+                            b3 = f3 & (~f3 + _ONE)
+                            s3 = s2 + cellw[base + 3, _lowest_index(b3)]
+                            f3 ^= b3
+                            t3 = t2 | (b3 & m3)
+                            c3 = c2 | b3
+                            d3 = (d2 | b3) << _ONE
+                            a3 = (a2 | b3) >> _ONE
+                            f4 = _live(
+                                row4 & ~(c3 | d3 | a3), row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE))
+                            )
+                            while f4 != _ZERO:
+                                b4 = f4 & (~f4 + _ONE)
+                                s4 = s3 + cellw[base + 4, _lowest_index(b4)]
+                                f4 ^= b4
+                                t4 = t3 | (b4 & m4)
+                                c4 = c3 | b4
+                                d4 = (d3 | b4) << _ONE
+                                a4 = (a3 | b4) >> _ONE
+                                f5 = _live(
+                                    row5 & ~(c4 | d4 | a4),
+                                    row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
+                                )
+                                while f5 != _ZERO:
+                                    b5 = f5 & (~f5 + _ONE)
+                                    s5 = s4 + cellw[base + 5, _lowest_index(b5)]
+                                    f5 ^= b5
+                                    t5 = t4 | (b5 & m5)
+                                    c5 = c4 | b5
+                                    d5 = (d4 | b5) << _ONE
+                                    a5 = (a4 | b5) >> _ONE
+                                    f6 = _live(
+                                        row6 & ~(c5 | d5 | a5),
+                                        row7 & ~(c5 | (d5 << _ONE) | (a5 >> _ONE)),
+                                    )
+                                    while f6 != _ZERO:
+                                        b6 = f6 & (~f6 + _ONE)
+                                        s6 = s5 + cellw[base + 6, _lowest_index(b6)]
+                                        f6 ^= b6
+                                        c6 = c5 | b6
+                                        d6 = (d5 | b6) << _ONE
+                                        a6 = (a5 | b6) >> _ONE
+                                        # every queen left in row n - 2 completes one solution
+                                        f7 = _live(
+                                            row7 & ~(c6 | d6 | a6),
+                                            row8 & ~(c6 | (d6 << _ONE) | (a6 >> _ONE)),
+                                        )
+                                        # the last queen takes the other free column
+                                        rest = full & ~c6
+                                        low = rest & (~rest + _ONE)
+                                        high = rest ^ low
+                                        ending = (
+                                            low & (_ZERO - np.uint64((bottom & high) != _ZERO))
+                                        ) | (high & (_ZERO - np.uint64((bottom & low) != _ZERO)))
+                                        tied = np.int64(_popcount(f7 & ending))
+                                        edge_ties = np.int64(_popcount(t5 | (b6 & m6)))
+                                        twelfths += (np.int64(_popcount(f7)) - tied) * _share(
+                                            edge_ties
+                                        )
+                                        twelfths += tied * _share(edge_ties + 1)
+                                        if f7 & low:
+                                            w = _share(
+                                                edge_ties + np.int64((ending & low) != _ZERO)
+                                            )
+                                            hits += w * (
+                                                s6
+                                                + cellw[last - 1, _lowest_index(low)]
+                                                + cellw[last, _lowest_index(high)]
+                                            )
+                                        if f7 & high:
+                                            w = _share(
+                                                edge_ties + np.int64((ending & high) != _ZERO)
+                                            )
+                                            hits += w * (
+                                                s6
+                                                + cellw[last - 1, _lowest_index(high)]
+                                                + cellw[last, _lowest_index(low)]
+                                            )
+        else:
+            descended = False
+            while free != _ZERO:
+                bit = free & (~free + _ONE)
+                free ^= bit
+                nt = ties[depth] | (bit & marks[depth])
+                ns = sums[depth] + cellw[depth, _lowest_index(bit)]
+                nc = c | bit
+                nd = (d | bit) << _ONE
+                na = (a | bit) >> _ONE
+                nxt = allowed[depth + 1] & ~(nc | nd | na)
+                if depth + 1 == last:
+                    if nxt != _ZERO:
+                        tie = np.int64(_popcount(nt)) + np.int64((nxt & bottom) != _ZERO)
+                        twelfths += _share(tie)
+                        hits += _share(tie) * (ns + cellw[last, _lowest_index(nxt)])
+                elif nxt != _ZERO:
+                    stack[depth, 0] = free
+                    stack[depth, 1] = c
+                    stack[depth, 2] = d
+                    stack[depth, 3] = a
+                    depth += 1
+                    ties[depth] = nt
+                    sums[depth] = ns
+                    free = nxt
+                    c = nc
+                    d = nd
+                    a = na
+                    descended = True
+                    break
+            if descended:
+                continue
+        if depth == 0:
+            break
+        depth -= 1
+        free = stack[depth, 0]
+        c = stack[depth, 1]
+        d = stack[depth, 2]
+        a = stack[depth, 3]
+    return twelfths, hits
+
+
+@kernel()
+def _turn_fixed(n, rows):
     """The solutions equal to their 180 degree turn, and those equal to their 90 degree turn.
 
     A solution fixed by the half turn pairs row r's queen (r, p) with
@@ -253,16 +433,19 @@ def _turn_fixed(n):
     queens' (masks ``up`` and ``down``, the latter offset by n bits) move up to
     meet them. A pair attacks itself when p = r or p = n - 1 - r; on odd
     boards the middle queen sits in the centre, attacking exactly those cells.
+    ``rows`` are the allowed columns of each row (a board whose holes the half
+    turn keeps, so that a top queen's partner is allowed with it).
     """
-    full = (1 << n) - 1
     half = n // 2
+    if n % 2 and not (rows[half] >> half) & 1:
+        return 0, 0  # the centre is a hole: no solution is its own half turn
     columns = np.zeros(n, np.int64)
     stack = np.zeros((half + 1, 6), np.int64)  # free, cols, diag, anti, up, down per row pair
     start = 1 << half if n % 2 else 0
     fixed180 = 0
     fixed90 = 0
     stack[0, 1] = start
-    stack[0, 0] = full & ~start & ~(1 | (1 << (n - 1)))
+    stack[0, 0] = rows[0] & ~start & ~(1 | (1 << (n - 1)))
     depth = 0
     while depth >= 0:
         free = stack[depth, 0]
@@ -302,7 +485,7 @@ def _turn_fixed(n):
         stack[row, 4] = up
         stack[row, 5] = down
         own = (1 << row) | (1 << (n - 1 - row))
-        stack[row, 0] = full & ~(cols | diag | anti | up | (down >> n) | own)
+        stack[row, 0] = rows[row] & ~(cols | diag | anti | up | (down >> n) | own)
     return fixed180, fixed90
 
 
@@ -332,20 +515,69 @@ def _masks(n: int, distance: int, row1: int, row2: int) -> np.ndarray:
     return allowed
 
 
-def count_piece(n: int, piece: tuple[str, int, int, int]) -> int:
+def count_piece(
+    n: int, piece: tuple[str, int, int, int], rows: tuple[int, ...] | None = None
+) -> int:
     """One piece's count: its leaves weighed in twelfths, or the solutions a turn fixes.
 
     A piece is ("top", distance, row-1 columns, row-2 columns), "fixed180" or
     "fixed90", as listed by :func:`cpqueens.class_count.pieces`. Leaves are
     doubled: each stands for its mirror image too (see :func:`_masks`).
+    ``rows``, if given, are the allowed columns of each row of a board whose
+    holes all 8 symmetries keep (None: the free board).
     """
     kind, distance, row1, row2 = piece
+    full = (1 << n) - 1
+    board = np.array(rows if rows is not None else [full] * n, np.uint64)
     if kind in ("fixed180", "fixed90"):
-        fixed180, fixed90 = _turn_fixed(n)  # one search finds both, in milliseconds
+        # one search finds both, in milliseconds
+        fixed180, fixed90 = _turn_fixed(n, board.astype(np.int64))
         return int(fixed180 if kind == "fixed180" else fixed90)
     far = n - 1 - distance
     marks = np.zeros(n, np.uint64)  # edge-column queens as far from a corner as row 0's
     marks[distance] = marks[far] = 1 | (1 << (n - 1))
     bottom = np.uint64((1 << distance) | (1 << far))
-    twelfths = _weighed_leaves(_masks(n, distance, row1, row2), marks, bottom)
+    twelfths = _weighed_leaves(_masks(n, distance, row1, row2) & board, marks, bottom)
     return 2 * int(twelfths)
+
+
+def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:
+    """The 8 images of cell (r, c) under the board symmetries, with repeats."""
+    return [
+        (r, c),
+        (c, n - 1 - r),
+        (n - 1 - r, n - 1 - c),
+        (n - 1 - c, r),
+        (r, n - 1 - c),
+        (n - 1 - r, c),
+        (c, r),
+        (n - 1 - c, n - 1 - r),
+    ]
+
+
+def count_less_holes(
+    n: int, piece: tuple[str, int, int, int], holes: tuple[tuple[int, int], ...]
+) -> int:
+    """A "top" piece of the free board, each leaf weighed by 8 less its queens on the holes' images.
+
+    Summed over the pieces of a split and divided by 24, this is the free
+    board's count less, for every hole h, the count of solutions with a queen
+    on h: a class C of solutions s has ``sum(h in s for s in C) = |C| / 8 *
+    #{(g, h): g(h) in s0}`` for any s0 of C, and the leaves of C weigh |C| in
+    all, so each leaf's weight times (8 - the cells of its queens counted with
+    the multiplicity of the images of the holes landing on them) adds up to
+    ``8 * |C| - 8 * hits``.
+    """
+    kind, distance, row1, row2 = piece
+    if kind != "top":
+        raise ValueError(f"expected a 'top' piece, got {piece!r}")
+    cellw = np.zeros((n, n), np.int64)
+    for r, c in holes:
+        for image in _images(n, r, c):
+            cellw[image] += 1
+    far = n - 1 - distance
+    marks = np.zeros(n, np.uint64)
+    marks[distance] = marks[far] = 1 | (1 << (n - 1))
+    bottom = np.uint64((1 << distance) | (1 << far))
+    twelfths, hits = _weighed_hits(_masks(n, distance, row1, row2), marks, bottom, cellw)
+    return 2 * (8 * int(twelfths) - int(hits))

@@ -4,8 +4,10 @@
   every constraint of the model: the ``bitmask`` engine for everything its
   kernels handle, else ``cpsat`` (which states any constraint), else
   ``python-constraint``. A named backend is used as named.
-- A free one-colour board on ``bitmask`` counts with the symmetry kernels
-  (``cpqueens.class_count``); anything else as weighted subproblems
+- A one-colour board on ``bitmask``, free or with holes all 8 symmetries
+  keep, counts with the symmetry kernels (``cpqueens.class_count``); one
+  with a few other holes as the free board less the completions with queens
+  on them (``cpqueens.hole_sums``); anything else as weighted subproblems
   (``cpqueens.symmetry.subproblems``).
 - A search runs in this process when it is short, else in worker processes,
   even for one worker: a worker can be stopped at once on Ctrl-C or at a time
@@ -19,6 +21,7 @@ import os
 from typing import TYPE_CHECKING, Literal
 
 from cpqueens.backends import get, is_installed
+from cpqueens.class_count import symmetric_rows
 
 if TYPE_CHECKING:
     from cpqueens.model import Model
@@ -69,15 +72,41 @@ def resolve(model: Model, backend: str = AUTO) -> str:
 
 
 def uses_class_kernels(model: Model, backend: str) -> bool:
-    """Whether the symmetry kernels count ``model`` (a free one-colour board on bitmask)."""
+    """Whether the symmetry kernels count ``model``.
+
+    A one-colour board on bitmask, free or with holes that all 8 symmetries keep
+    (the 4 corners, say), with no placed queen and no other constraint.
+    """
     return (
         backend == "bitmask"
         and model.colours == 1
         and not model.placed
         and not model.extra
-        and not model.board.blocked
         and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
         and model.n >= KERNEL_WORTH_N
+        and symmetric_rows(model.n, model.board.blocked) is not None
+        and importlib.util.find_spec("numba") is not None
+    )
+
+
+def uses_hole_sums(model: Model, backend: str) -> bool:
+    """Whether ``model`` counts as the free board less completions on its holes.
+
+    A one-colour board on bitmask with a few holes (``hole_sums.worth``) that
+    not all 8 symmetries keep, no placed queen, no other constraint
+    (``cpqueens.hole_sums``).
+    """
+    from cpqueens.hole_sums import worth  # it reads models: imported when asked
+
+    return (
+        backend == "bitmask"
+        and model.colours == 1
+        and not model.placed
+        and not model.extra
+        and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
+        and model.n >= KERNEL_WORTH_N
+        and worth(model.n, model.board.blocked)
+        and symmetric_rows(model.n, model.board.blocked) is None
         and importlib.util.find_spec("numba") is not None
     )
 

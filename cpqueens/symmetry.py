@@ -13,7 +13,8 @@ The canonical form of a solution is the smallest of its images under the
 model's group; a class has exactly one canonical member, its representative.
 
 Counting classes: the model narrowed by ``LexLeader(group)`` has exactly the
-representatives as solutions. On a free one-colour board the numba kernels of
+representatives as solutions. On a one-colour board, free or with holes all
+8 symmetries keep, the numba kernels of
 ``cpqueens.native_symmetry`` count them directly, by class size
 (``cpqueens.class_count`` shares the work).
 

@@ -63,7 +63,7 @@ def test_the_split_adapts_to_the_cluster(executor):
     assert executor_workers(executor) == 2
     from cpqueens.class_count import depth_for, pieces
 
-    model = cpqueens.model(12, blocked=[(0, 0)])
+    model = cpqueens.model(12, placed=[(1, 3)])  # a placed queen: weighted subproblems
     seen = []
     expected = model.count("bitmask", workers=1)
     assert model.count("bitmask", executor=executor, progress=lambda *p: seen.append(p)) == expected

@@ -95,11 +95,11 @@ def test_the_kernels_never_write_into_the_installed_package(tmp_path):
         tmp_path,
         """
         import cpqueens
-        print(cpqueens.model(14).count(), cpqueens.model(13, blocked=[(1, 1)]).count())
+        print(cpqueens.model(14).count(), cpqueens.model(13, placed=[(1, 1)]).count())
         """,
         XDG_CACHE_HOME=str(cache),
     )
-    expected = cpqueens.model(13, blocked=[(1, 1)]).count("bitmask", workers=1)
+    expected = cpqueens.model(13, placed=[(1, 1)]).count("bitmask", workers=1)
     assert (result.returncode, result.stdout, result.stderr) == (0, f"365596 {expected}\n", "")
     assert set(PACKAGE.rglob("*.nb[ic]")) - before == set()
     written = {path.name.split("-")[0] for path in cache.rglob("*.nbi")}
@@ -137,7 +137,8 @@ NOTHING_SAVED = re.compile(
     "call",
     [
         "cpqueens.model(19).count(backend='bitmask', workers=1)",  # the kernels, one worker
-        "cpqueens.model(19, blocked=[(0, 1)]).count(workers=1)",  # count_placements
+        "cpqueens.model(19, placed=[(0, 1)]).count(workers=1)",  # count_placements
+        "cpqueens.model(19, blocked=[(0, 1)]).count(workers=1)",  # the hole sums
         "cpqueens.model(14).count(backend='cpsat', workers=1)",
     ],
 )
@@ -351,9 +352,9 @@ def test_ctrl_c_with_a_stopped_worker_still_ends_at_once(tmp_path):
 
 
 def test_sigterm_stops_like_ctrl_c_and_leaves_no_warning(tmp_path):
-    checkpoint = tmp_path / "q15.json"
+    checkpoint = tmp_path / "q17.json"  # long enough to outlast the 1 s start_cli_count waits
     job, workers = start_cli_count(
-        tmp_path, "15", "--placed", "7,3", "--workers", "2", "--checkpoint", str(checkpoint)
+        tmp_path, "17", "--placed", "7,3", "--workers", "2", "--checkpoint", str(checkpoint)
     )
     job.send_signal(signal.SIGTERM)
     out, err = job.communicate(timeout=60)

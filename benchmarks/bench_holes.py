@@ -1,0 +1,221 @@
+"""Issue 13 side by side: boards with holes, placed queens and the free board against C anchors.
+
+Four goal rows, each a whole ``cpqueens count ... --workers 1`` process against a
+whole C process compiled with ``gcc -O2`` at run time:
+
+- n = 16 with 4 holes no symmetry keeps, against ``anchors/rowmask_dfs.c`` (the
+  seeds' recursive bitmask DFS with a per-row allowed mask), goal >= 3x;
+- n = 16 with the 4 corners blocked (kept by all 8 symmetries), same anchor, goal >= 8x;
+- n = 18 with 2 queens placed (a completion count), same anchor (which closes the
+  cells the placed queens attack, then searches), goal >= 3x;
+- the free n = 17 board against ``anchors/takahashi.c`` (Takahashi's 2003
+  symmetry-reduced counter, re-typed), goal >= 2x;
+
+and one row to watch that the free board does not get slower: free n = 16 against
+Takahashi. Repeats are interleaved, the best of each side kept; every count is checked
+against the anchor's. The machine is shared: the load averages go into the results.
+
+Writes benchmarks/RESULTS-holes.md.
+
+    python benchmarks/bench_holes.py [--repeats 3] [--only holes4,corners,placed2,free17,free16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ANCHORS = HERE / "anchors"
+
+
+@dataclass(frozen=True)
+class Board:
+    """One row of the table: a board, its anchor, the goal."""
+
+    name: str
+    what: str
+    n: int
+    holes: tuple[tuple[int, int], ...] = ()
+    placed: tuple[tuple[int, int], ...] = ()
+    anchor: str = "rowmask_dfs"
+    goal: float | None = None
+
+
+BOARDS = (
+    Board(
+        "holes4",
+        "n=16, 4 holes no symmetry keeps",
+        16,
+        holes=((2, 5), (7, 12), (10, 3), (13, 8)),
+        goal=3.0,
+    ),
+    Board(
+        "corners",
+        "n=16, the 4 corners blocked (all 8 symmetries)",
+        16,
+        holes=((0, 0), (0, 15), (15, 0), (15, 15)),
+        goal=8.0,
+    ),
+    Board("placed2", "n=18, 2 queens placed", 18, placed=((4, 6), (12, 13)), goal=3.0),
+    Board("free17", "free n=17", 17, anchor="takahashi", goal=2.0),
+    Board("free16", "free n=16 (watch: must not get slower)", 16, anchor="takahashi"),
+)
+
+
+NOTES = (
+    "How each board is counted (one worker):",
+    "",
+    "- holes4: `cpqueens/hole_sums.py`: one pass of the symmetry kernels over the free board",
+    "  weighs each leaf by 8 less its queens on the holes' images (the free board less the",
+    "  single holes), plus one small completion per non-attacking set of 2+ holes;",
+    "  in this process (n < 17).",
+    "- corners: the symmetry kernels with the holes as per-row masks (all 8 symmetries keep",
+    "  them), in this process.",
+    "- placed2: `cpqueens/native.py`'s `count_placements` (look-ahead in the unrolled rows) on",
+    "  weighted subproblems, in one worker process: no symmetry applies.",
+    "- free17 / free16: the symmetry kernels (free17 in one worker process).",
+    "- A whole cpqueens process pays about 0.7 s CPU before counting (Python, numba, loading",
+    "  the cached kernels); the C anchors pay nothing. Before this issue's work (same script,",
+    "  machine heavily loaded, load 3 to 9): `RESULTS-holes-before.md`.",
+)
+
+
+def grid(board: Board) -> str:
+    """The board as text: n, then rows of 1 (a queen may stand) and 0 (a hole)."""
+    rows = [
+        "".join("0" if (r, c) in board.holes else "1" for c in range(board.n))
+        for r in range(board.n)
+    ]
+    return "\n".join([str(board.n), *rows]) + "\n"
+
+
+def commands(board: Board, build: Path, binaries: dict[str, Path]) -> dict[str, list[str]]:
+    """The two whole-process commands of a row: cpqueens and its anchor."""
+    ours = [sys.executable, "-m", "cpqueens", "count", "--workers", "1", "--quiet"]
+    placed = [f"{r},{c}" for r, c in board.placed]
+    if board.holes:
+        path = build / f"{board.name}.txt"
+        path.write_text(grid(board))
+        ours += ["--board", str(path)]
+    else:
+        ours.append(str(board.n))
+    if placed:
+        ours += ["--placed", *placed]
+    if board.anchor == "takahashi":
+        anchor = [str(binaries["takahashi"]), str(board.n)]
+    else:
+        anchor = [str(binaries["rowmask_dfs"]), *placed]
+    return {"cpqueens": ours, "anchor": anchor}
+
+
+def shown(argv: list[str]) -> str:
+    """A command as the results show it: ``python`` for the interpreter, board files by name."""
+    return " ".join(["python", *(Path(a).name if a.endswith(".txt") else a for a in argv[1:])])
+
+
+def timed(argv: list[str], stdin: str | None) -> tuple[float, int]:
+    """Run ``argv`` to the end; return its wall time and the first number it printed."""
+    start = time.perf_counter()
+    done = subprocess.run(argv, input=stdin, capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, int(done.stdout.split()[0])
+
+
+def compile_anchors(build: Path) -> dict[str, Path]:
+    """Compile each C anchor into ``build`` with gcc -O2."""
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        raise SystemExit("bench_holes needs gcc for its C anchors")
+    found = {}
+    for name in ("rowmask_dfs", "takahashi"):
+        found[name] = build / name
+        subprocess.run([gcc, "-O2", "-o", str(found[name]), str(ANCHORS / f"{name}.c")], check=True)
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Time the chosen rows, check the counts, write the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", default=",".join(b.name for b in BOARDS))
+    parser.add_argument("--output", type=Path, default=HERE / "RESULTS-holes.md")
+    args = parser.parse_args(argv)
+    chosen = [b for b in BOARDS if b.name in args.only.split(",")]
+    load_before = os.getloadavg()
+    started = datetime.datetime.now(datetime.UTC)
+    runs: dict[str, dict[str, list[float]]] = {
+        b.name: {"cpqueens": [], "anchor": []} for b in chosen
+    }
+    counts: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        build = Path(folder)
+        binaries = compile_anchors(build)
+        argvs = {b.name: commands(b, build, binaries) for b in chosen}
+        for board in chosen:  # untimed: numba compiles a changed kernel once, then it is cached
+            subprocess.run(argvs[board.name]["cpqueens"], capture_output=True, check=True)
+        for repeat in range(args.repeats):
+            for board in chosen:
+                stdin = grid(board) if board.anchor == "rowmask_dfs" else None
+                for side in ("anchor", "cpqueens"):
+                    seconds, found = timed(argvs[board.name][side], stdin)
+                    if counts.setdefault(board.name, found) != found:
+                        raise SystemExit(
+                            f"{board.name}: {side} counted {found}, not {counts[board.name]}"
+                        )
+                    runs[board.name][side].append(seconds)
+                    print(f"repeat {repeat + 1} {board.name} {side}: {seconds:.2f} s", flush=True)
+    load_after = os.getloadavg()
+    command = "python benchmarks/bench_holes.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    lines = [
+        "# Issue 13: boards with holes, placed queens and the free board against C",
+        "",
+        f"- command: `{command.strip()}`",
+        f"- date: {started.isoformat(timespec='seconds')}",
+        f"- machine: {os.cpu_count()} CPUs, {platform.machine()}, Python"
+        f" {platform.python_version()}; SHARED with other jobs, load average (1, 5, 15 min)"
+        f" before {' '.join(f'{x:.2f}' for x in load_before)},"
+        f" after {' '.join(f'{x:.2f}' for x in load_after)}",
+        f"- each time: one whole process, best of {args.repeats} interleaved repeats;"
+        " cpqueens is `python -m cpqueens count ... --workers 1 --quiet`, the anchors are"
+        " `benchmarks/anchors/*.c` compiled with `gcc -O2`; the counts agree",
+        "",
+        "| board | count | anchor | anchor (s) | cpqueens (s) | ratio | goal | met |",
+        "| --- | ---: | --- | ---: | ---: | ---: | --- | --- |",
+    ]
+    for board in chosen:
+        best = {side: min(times) for side, times in runs[board.name].items()}
+        ratio = best["anchor"] / best["cpqueens"]
+        goal = f">= {board.goal:g}x" if board.goal else "watch"
+        met = "" if board.goal is None else ("yes" if ratio >= board.goal else "**no**")
+        lines.append(
+            f"| {board.what} | {counts[board.name]:,} | `{board.anchor}.c` |"
+            f" {best['anchor']:.2f} | {best['cpqueens']:.2f} | {ratio:.2f}x | {goal} | {met} |"
+        )
+    lines += ["", "Boards:", ""]
+    for board in chosen:
+        lines.append(
+            f"- {board.name}: n={board.n}, holes {list(board.holes)}, placed {list(board.placed)};"
+            f" cpqueens `{shown(argvs[board.name]['cpqueens'])}`"
+        )
+    lines += ["", *NOTES]
+    rounded = {
+        name: {s: [round(t, 2) for t in ts] for s, ts in sides.items()}
+        for name, sides in runs.items()
+    }
+    lines += ["", f"All runs (s): {rounded}", ""]
+    args.output.write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""Boards with holes on the fast paths: symmetric holes on the symmetry kernels, exact counts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cpqueens
+from cpqueens import class_count, hole_sums, native
+from cpqueens.planner import uses_class_kernels, uses_hole_sums
+from tests import oracle
+from tests.test_symmetry import CELL_MAPS, brute_force_classes
+
+
+def symmetric_holes(n, seeds):
+    """The seeds and every image of them under the 8 board symmetries."""
+    return sorted({f(r, c, n) for r, c in seeds for f in CELL_MAPS.values()})
+
+
+def rows_of(n, blocked):
+    full = (1 << n) - 1
+    return [full & ~sum(1 << c for r2, c in blocked if r2 == r) for r in range(n)]
+
+
+def kernel_classes(n, blocked, depth=0):
+    """(of 2, of 4, of 8) by the symmetry kernels' pieces at ``depth``."""
+    rows = class_count.symmetric_rows(n, blocked)
+    assert rows is not None
+    parts = class_count.pieces(n, depth)
+    counts = [class_count.count_piece(n, piece, rows) for piece in parts]
+    return class_count.combine(n, parts, counts)
+
+
+cells = st.tuples(st.integers(0, 12), st.integers(0, 12))
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(5, 8), seeds=st.lists(cells, max_size=3))
+def test_symmetric_holes_on_the_kernels_match_brute_force(n, seeds):
+    blocked = symmetric_holes(n, [(r % n, c % n) for r, c in seeds])
+    two, four, eight = kernel_classes(n, blocked)
+    solutions = [(s,) for s in oracle.placements(n, blocked)]
+    classes = brute_force_classes(solutions, CELL_MAPS, n)
+    assert 2 * two + 4 * four + 8 * eight == len(solutions)
+    assert two + four + eight == len(classes)
+    assert two == sum(1 for c in classes if len(c) == 2)
+    assert eight == sum(1 for c in classes if len(c) == 8)
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(9, 12), seeds=st.lists(cells, min_size=1, max_size=3))
+def test_symmetric_holes_every_split_matches_the_unreduced_kernel(n, seeds):
+    blocked = symmetric_holes(n, [(r % n, c % n) for r, c in seeds])
+    plain = int(native.count_placements(np.array(rows_of(n, blocked), np.uint64)))
+    for depth in (0, 1, 2):
+        two, four, eight = kernel_classes(n, blocked, depth)
+        assert 2 * two + 4 * four + 8 * eight == plain
+
+
+@pytest.mark.parametrize(
+    ("n", "blocked"),
+    [
+        (12, [(0, 0), (0, 11), (11, 0), (11, 11)]),  # the corners
+        (13, [(6, 6)]),  # the centre of an odd board: no solution is its own half turn
+        (13, symmetric_holes(13, [(2, 5), (6, 1)])),
+    ],
+)
+def test_symmetric_boards_count_on_the_kernels(n, blocked):
+    model = cpqueens.model(n, blocked=blocked)
+    assert uses_class_kernels(model, "bitmask")
+    plain = int(native.count_placements(np.array(rows_of(n, blocked), np.uint64)))
+    assert model.count(backend="bitmask", workers=1) == plain
+    two, four, eight = kernel_classes(n, blocked)
+    assert model.count(backend="bitmask", unique=True, workers=1) == two + four + eight
+
+
+def test_the_corners_of_fourteen():
+    # no two corners can both hold a queen, so 4 * (solutions with a queen at (0, 0)) go
+    corner = cpqueens.model(14, placed=[(0, 0)]).count(backend="bitmask", workers=1)
+    blocked = [(0, 0), (0, 13), (13, 0), (13, 13)]
+    assert cpqueens.model(14, blocked=blocked).count(workers=1) == 365596 - 4 * corner
+
+
+def test_only_boards_all_8_symmetries_keep_take_the_kernels():
+    assert class_count.symmetric_rows(6, [(0, 1), (0, 4)]) is None  # the mirror only
+    assert class_count.symmetric_rows(6, [(0, 0), (5, 5)]) is None  # the diagonal pair
+    assert not uses_class_kernels(cpqueens.model(13, blocked=[(0, 1), (0, 11)]), "bitmask")
+    assert not uses_class_kernels(cpqueens.model(13, placed=[(6, 6)]), "bitmask")
+    assert class_count.symmetric_rows(4, []) == (15, 15, 15, 15)
+
+
+def plain_count(n, blocked):
+    return int(native.count_placements(np.array(rows_of(n, blocked), np.uint64)))
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(5, 8), holes=st.lists(cells, min_size=1, max_size=4), depth=st.integers(0, 2))
+def test_hole_sums_match_brute_force(n, holes, depth):
+    blocked = sorted({(r % n, c % n) for r, c in holes})
+    model = cpqueens.model(n, blocked=blocked)
+    parts = hole_sums.parts(model, depth)
+    counts = [hole_sums.count_part("bitmask", n, part, model.board.blocked) for part in parts]
+    assert hole_sums.total(n, parts, counts) == len(oracle.placements(n, blocked))
+
+
+@settings(max_examples=8, deadline=None)
+@given(n=st.integers(12, 13), holes=st.lists(cells, min_size=1, max_size=6))
+def test_hole_sums_match_the_unreduced_kernel(n, holes):
+    blocked = sorted({(r % n, c % n) for r, c in holes})
+    model = cpqueens.model(n, blocked=blocked)
+    assert uses_hole_sums(model, "bitmask") == (class_count.symmetric_rows(n, blocked) is None)
+    assert model.count(workers=1) == plain_count(n, blocked)
+
+
+def test_hole_sums_terms_and_choice():
+    # opposite corners: one term, both holes' completions counted once; they attack
+    assert hole_sums.terms(8, [(0, 0), (7, 7)], least=1) == [(((0, 0),), -2)]
+    # two holes a knight's move apart: both singles (-1), and the pair (+1)
+    pair = [(((0, 1),), -1), (((0, 1), (2, 2)), 1), (((2, 2),), -1)]
+    assert hole_sums.terms(8, [(0, 1), (2, 2)], least=1) == pair
+    assert hole_sums.terms(8, [(0, 1), (2, 2)]) == [(((0, 1), (2, 2)), 1)]
+    assert hole_sums.orient(16, [(13, 8)]) == ((2, 7),)
+    assert not uses_hole_sums(cpqueens.model(16, blocked=[(r, r) for r in range(9)]), "bitmask")
+    assert not uses_hole_sums(cpqueens.model(16, blocked=[(0, 1)], placed=[(5, 5)]), "bitmask")
+    assert not uses_hole_sums(cpqueens.model(11, blocked=[(0, 1)]), "bitmask")  # numba not worth it
+    assert uses_hole_sums(cpqueens.model(16, blocked=[(0, 1)]), "bitmask")
+
+
+def test_the_less_holes_pieces_are_the_free_board_less_the_single_holes():
+    n, holes = 11, ((0, 3), (4, 4), (9, 2))
+    for depth in (0, 1, 2):
+        tops = [p for p in class_count.pieces(n, depth) if p[0] == "top"]
+        value = sum(class_count.count_less_holes(n, piece, holes) for piece in tops)
+        singles = sum(plain_count(n, []) - plain_count(n, [h]) for h in holes)
+        # plain_count(n, [h]) counts the board with h blocked: free - (queen on h)
+        assert value == 24 * (plain_count(n, []) - singles)
+
+
+def test_hole_sums_unique_and_checkpoint(tmp_path):
+    asymmetric = cpqueens.model(12, blocked=[(2, 5), (7, 10), (10, 3)])
+    total = plain_count(12, asymmetric.board.blocked)
+    assert asymmetric.count(workers=1, unique=True) == total  # no symmetry: classes of one
+    saved = tmp_path / "holes.json"
+    assert asymmetric.count(workers=1, checkpoint=saved) == total
+    assert asymmetric.count(workers=1, checkpoint=saved) == total  # resumed: every part done
+    mirror = cpqueens.model(12, blocked=[(0, 1), (0, 10)])  # unique: the lex-leader way
+    assert mirror.count(unique=True) == mirror.count(backend="cpsat", unique=True)
