@@ -11,8 +11,9 @@ Ctrl-C and the time limit are seen between chunks:
 - ``exists``: the same, but the last colour searched fewest-free-cells row
   first with look-ahead, which visits far fewer nodes on hard boards.
 
-Any other model takes its backend's lexicographic enumeration (``exists`` on
-``cpsat``: one CP-SAT decision solve with its free search). A limit ends a
+Any other model takes its backend's lexicographic enumeration; ``exists``
+on ``cpsat`` is one CP-SAT decision solve with its free search, and on
+"auto" beyond 64 columns it asks ``find()``'s portfolio. A limit ends a
 search with ``IncompleteSearchError``, never with an unproven answer.
 """
 
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from cpqueens.backends.bitmask import Deadline, Plan
     from cpqueens.model import Model
 
+#: The widest board the kernels hold (a row is a uint64).
+NATIVE_MAX_N = 64
 #: Nodes a kernel visits between two looks at the clock and at Ctrl-C (about a millisecond).
 CHUNK = 1 << 16
 
@@ -62,6 +65,10 @@ def exists(model: Model, backend: str, time_limit: float | None) -> bool:
     plan = _native_plan(model) if engine == "bitmask" else None
     if plan is not None:
         return _checked(plan, _native_search(plan, clock, lexicographic=False)) is not None
+    if backend == "auto" and model.n > NATIVE_MAX_N:
+        from cpqueens.find import find  # beyond the kernels: the portfolio, not pure Python
+
+        return find(model, "auto", time_limit) is not None
     if engine == "cpsat":
         return _cpsat_exists(model, clock)
     return _first_enumerated(model, engine, clock) is not None

@@ -162,9 +162,10 @@ def search_any(avail, done, rows, candidates, columns, counters, budget):
         best = -1
         fewest = np.uint64(65)
         alive = True
-        for r in range(n):
-            if (filled >> np.uint64(r)) & _ONE != _ZERO:
-                continue
+        rest = full & ~filled
+        while rest != _ZERO:
+            r = np.int64(_lowest_index(rest))
+            rest &= rest - _ONE
             gap = r - row if r > row else row - r
             attacked = bit | (bit << np.uint64(gap)) | (bit >> np.uint64(gap))
             left = avail[depth, r] & ~attacked

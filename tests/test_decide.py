@@ -120,6 +120,12 @@ def test_exists_on_boards_up_to_64_columns():
     assert not pigeonhole(12, 5).exists("cpsat")
 
 
+def test_exists_beyond_64_columns_asks_find():
+    assert cpqueens.model(80, placed=[(0, 5), (1, 20)]).exists(time_limit=120)
+    assert not cpqueens.model(70, [(5, c) for c in range(70)]).exists()
+    assert cpqueens.model(500).exists()
+
+
 def test_a_time_limit_ends_exists_and_first_with_an_error(backend):
     model = pigeonhole()
     if backend == "cpsat":  # CP-SAT's AllDifferent sees the pigeonhole at once: a hard instance
