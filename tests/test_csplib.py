@@ -82,3 +82,16 @@ def test_the_first_solution_is_a_solution_and_none_exactly_when_unsat(instances)
             assert sorted(first.columns) == list(range(label["n"]))
             if label["n"] <= 12:  # the enumeration's first, in pure Python
                 assert first.by_colour == next(model.solutions("bitmask")).by_colour
+
+
+def test_find_returns_a_valid_solution_exactly_when_the_published_answer_is_sat(instances):
+    for label in sample(5, 2):  # the 2 hardest of each size and 5 random ones
+        model = model_of(instances, label)
+        found = model.find(time_limit=60)
+        assert (found is not None) == label["sat"], label
+        if found is not None:
+            cells = set(enumerate(found.columns))
+            assert not cells & set(model.board.blocked), label
+            assert len({c for _, c in cells}) == label["n"], label
+            assert len({c - r for r, c in cells}) == label["n"], label
+            assert len({c + r for r, c in cells}) == label["n"], label
