@@ -213,3 +213,42 @@ def _cpsat_exists(model: Model, clock: Deadline | None) -> bool:
     raise IncompleteSearchError(
         f"CP-SAT stopped before deciding the model (status {solver.status_name(status)})"
     )
+
+
+class LineSearch:
+    """The fewest-free-row search of ``exists()`` for one colour, a chunk per ``step()``.
+
+    A member of ``find()``'s portfolio: complete, so its ``EXHAUSTED`` proves
+    that the model has no solution. Only for one-colour plain models on at
+    most ``NATIVE_MAX_N`` columns (see :func:`line_search`).
+    """
+
+    def __init__(self, allowed: np.ndarray) -> None:
+        """Start the search under ``allowed`` per-row masks."""
+        from cpqueens import native_search
+
+        self._kernels = native_search
+        self._state = native_search.any_state(allowed)
+
+    def step(self) -> bool | None:
+        """Search one chunk: True if a placement was found, False if none is left, else None."""
+        status = self._kernels.search_any(*self._state, CHUNK)
+        if status == self._kernels.FOUND:
+            return True
+        return False if status == self._kernels.EXHAUSTED else None
+
+    def columns(self) -> tuple[int, ...]:
+        """The placement the last ``FOUND`` step reached."""
+        return tuple(int(col) for col in self._state[4])
+
+
+def line_search(model: Model) -> LineSearch | None:
+    """A :class:`LineSearch` of a one-colour plain model the kernels hold, else None."""
+    if model.colours != 1 or model.n > NATIVE_MAX_N:
+        return None
+    from cpqueens.backends import bitmask
+
+    plan = bitmask.compile_plan(model)
+    if not plan.plain:
+        return None
+    return LineSearch(_array(bitmask._colour_masks(plan, 0, ())))

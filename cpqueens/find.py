@@ -99,15 +99,17 @@ def _search(
             built = construct.free_board(model.n, model.colours)
             if built is not None and verify.violation(model, built) is None:
                 return built
-    searcher = dfs = None
+    searcher = dfs = lines = None
     if backend == "auto" and local:
         from cpqueens import mrv_search
+        from cpqueens.decide import line_search
         from cpqueens.local_search import Search
 
         searcher = Search(model.n, model.colours, model.board.blocked, fixed)
         if model.n <= mrv_search.MAX_N and model.n * model.colours <= DFS_MAX_VARIABLES:
             masks = mrv_search.allowed_masks(model.n, model.colours, model.board.blocked, fixed)
             dfs = mrv_search.Search(model.n, masks)
+        lines = line_search(model)  # exists()'s search: proves "none" where the others stall
     member = None
     use_cpsat = is_installed("cpsat") and (
         backend == "cpsat" or searcher is None or model.n <= CPSAT_MAX_N
@@ -134,6 +136,7 @@ def _search(
                 member = None  # stopped without an answer: the deadline has passed
                 if searcher is None:
                     _out_of_time(limit)
+            others = time.monotonic()
             if dfs is not None:
                 status = dfs.step()
                 if status == mrv_search.FOUND:
@@ -143,8 +146,18 @@ def _search(
             if searcher is not None:
                 if searcher.step():
                     return searcher.solution()
-            else:
+            elif lines is None:
                 member.done.wait(POLL)  # type: ignore[union-attr]
+            if lines is not None:  # as much time as the others had, at least one chunk
+                until = 2 * time.monotonic() - others
+                while True:
+                    found = lines.step()
+                    if found:
+                        return (lines.columns(),)
+                    if found is False:
+                        return None  # complete too: every branch seen
+                    if time.monotonic() >= until:
+                        break
             if deadline is not None and time.monotonic() >= deadline:
                 _out_of_time(limit)
     finally:

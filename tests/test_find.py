@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import cpqueens
 from cpqueens import construct, verify
 from cpqueens import find as find_module
+from cpqueens.decide import line_search
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 
 from . import oracle
@@ -313,3 +314,30 @@ def test_the_dfs_solves_small_hard_boards():
     blocked = [(0, c) for c in range(1, 64)]
     found = dfs_answer(64, blocked, [(1, 5)], 1)
     assert valid(64, found, blocked, [(1, 5, 0)]) and found[0][0] == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=small_models())
+def test_the_exists_search_member_alone_agrees_with_the_oracle(case):
+    # find()'s third member: exists()'s fewest-free-row search, one colour only.
+    n, blocked, placed, colours = case
+    model = cpqueens.model(n, blocked, colours=colours, placed=placed)
+    search = line_search(model)
+    if colours != 1:
+        assert search is None
+        return
+    found = None
+    while found is None:
+        found = search.step()
+    expected = oracle.solutions(n, blocked, placed, colours)
+    assert found == bool(expected)
+    assert not found or (search.columns(),) in expected
+
+
+def test_the_exists_search_proves_a_hard_board_empty_within_the_limit():
+    # A generated Excluded Diagonals board of 40 on which find() without this member
+    # (construction, local search, the DFS, CP-SAT) ran past 60 s: it has no solution.
+    from tests.excluded_diagonals import generate
+
+    model = cpqueens.model(40, generate(40, 0).blocked(72))
+    assert model.find(time_limit=300) is None
