@@ -251,4 +251,4 @@ def line_search(model: Model) -> LineSearch | None:
     plan = bitmask.compile_plan(model)
     if not plan.plain:
         return None
-    return LineSearch(_array(bitmask._colour_masks(plan, 0, ())))
+    return LineSearch(_array(list(plan.allowed[0])))  # one colour: no other's cells to take
