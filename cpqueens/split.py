@@ -9,6 +9,14 @@ solve it. Two symmetries cut the work where the model allows them:
 - colours: if no constraint names a particular colour, the k colours are
   interchangeable and every solution has k! images with the colours permuted,
   exactly one of which takes increasing columns in row 0 (weight k!).
+
+A model the flip (r, c) -> (n-1-r, c) keeps but the mirror does not is split
+as its transpose (reflected in the main diagonal), which the mirror keeps: the
+transpose maps the solutions one-to-one onto the transposed model's, so the
+counts agree, and the mirror halves the work. (Splitting rows 0 and n - 1
+together instead, one pair of cells per orbit of the flip or the half turn,
+was measured and costs more than it saves: the top-down search does the
+upper rows' work again for each bottom queen; ``benchmarks/RESULTS-split-symmetry.md``.)
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import factorial
 
+from cpqueens.board import Board
 from cpqueens.constraints import Cell, Placed
 from cpqueens.model import Model
 
@@ -45,6 +54,38 @@ def is_mirror_symmetric(model: Model) -> bool:
         if {(r, n - 1 - c) for r, c in cells} != set(cells):
             return False
     return True
+
+
+def is_flip_symmetric(model: Model) -> bool:
+    """Whether the reflection (r, c) -> (n-1-r, c) maps the model onto itself.
+
+    Only a model with no extra constraint is taken for kept (see :func:`transposed`).
+
+    >>> from cpqueens import model
+    >>> is_flip_symmetric(model(5, blocked=[(0, 1), (4, 1)]))
+    True
+    """
+    n = model.n
+    return not model.extra and all(
+        {(n - 1 - r, c) for r, c in cells} == set(cells)
+        for cells in (model.board.blocked, model.placed)
+    )
+
+
+def transposed(model: Model) -> Model:
+    """The model reflected in its main diagonal: cell (r, c) becomes (c, r).
+
+    Its solutions are the transposes of the model's, one to one. Only for a
+    model with no extra constraint (a condition on rows would need rewriting).
+
+    >>> from cpqueens import model
+    >>> transposed(model(5, blocked=[(0, 1), (4, 1)], placed=[(2, 3)])).board.blocked
+    ((1, 0), (1, 4))
+    """
+    if model.extra:
+        raise ValueError(f"cannot transpose a model with extra constraints: {model.extra!r}")
+    board = Board(model.n, tuple(sorted((c, r) for r, c in model.board.blocked)))
+    return Model(board, model.colours, tuple(sorted((c, r) for r, c in model.placed)))
 
 
 def colours_interchangeable(model: Model) -> bool:
@@ -92,6 +133,8 @@ def subproblems(model: Model, depth: int = 1, *, symmetry: bool = True) -> tuple
         return tuple(found)
 
     mirror = symmetry and is_mirror_symmetric(model)
+    if symmetry and not mirror and is_flip_symmetric(model):
+        return subproblems(transposed(model), depth)  # the mirror keeps the transpose
     for c in range(n):
         weight = 1
         if mirror:

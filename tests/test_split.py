@@ -7,7 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.split import colours_interchangeable, is_mirror_symmetric, subproblems
+from cpqueens.split import (
+    colours_interchangeable,
+    is_flip_symmetric,
+    is_mirror_symmetric,
+    subproblems,
+    transposed,
+)
 from tests import oracle
 
 
@@ -70,3 +76,50 @@ def test_process_pool_counts_exactly(backend):
     m = cpqueens.model(6, blocked=[(0, 1), (3, 4)], colours=2)
     expected = len(oracle.solutions(6, [(0, 1), (3, 4)], (), 2))
     assert m.count(backend=backend, workers=2) == expected
+
+
+@st.composite
+def flipped_boards(draw):
+    """A board whose holes and placed queens the flip (r, c) -> (n-1-r, c) keeps."""
+    n = draw(st.integers(1, 7))
+    cells = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n))
+    blocked = sorted({*cells, *((n - 1 - r, c) for r, c in cells)})
+    placed = []
+    if n % 2 and draw(st.booleans()):  # the middle row is the one the flip keeps
+        placed = [(n // 2, draw(st.integers(0, n - 1)))]
+        blocked = [cell for cell in blocked if cell != placed[0]]
+    return n, blocked, placed, draw(st.integers(1, 2))
+
+
+@settings(max_examples=80, deadline=None)
+@given(flipped_boards(), st.integers(0, 3))
+def test_a_flipped_board_splits_as_its_transpose(drawn, depth):
+    n, blocked, placed, colours = drawn
+    model = cpqueens.model(n, blocked, colours=colours, placed=placed)
+    expected = len(oracle.solutions(n, blocked, placed, colours))
+    parts = subproblems(model, depth)
+    assert sum(p.weight * p.model.count(backend="bitmask", workers=1) for p in parts) == expected
+    assert model.count("bitmask", workers=1) == expected
+    assert model.count("python-constraint", workers=1) == expected
+
+
+def test_the_flip_halves_the_first_row_of_the_transpose():
+    model = cpqueens.model(6, blocked=[(1, 2), (4, 2)])  # kept by the flip, not the mirror
+    assert is_flip_symmetric(model) and not is_mirror_symmetric(model)
+    assert transposed(model).board.blocked == ((2, 1), (2, 4))
+    parts = subproblems(model, 1)
+    assert [(p.model.placed, p.weight) for p in parts] == [
+        (((0, 0),), 2),
+        (((0, 1),), 2),
+        (((0, 2),), 2),
+    ]
+    assert sum(p.weight * p.model.count("bitmask") for p in parts) == len(
+        oracle.solutions(6, [(1, 2), (4, 2)], [], 1)
+    )
+    # A model with a condition on its rows is not transposed: it keeps the plain split.
+    m = cpqueens.model(6, blocked=[(1, 2), (4, 2)])
+    narrowed = m.where(m.q[0] < m.q[5])
+    assert not is_flip_symmetric(narrowed)
+    assert all(p.weight == 1 for p in subproblems(narrowed, 1))
+    with pytest.raises(ValueError, match=r"^cannot transpose a model with extra constraints: "):
+        transposed(narrowed)
