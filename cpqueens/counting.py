@@ -28,7 +28,15 @@ from cpqueens.checkpoint import Checkpoint
 from cpqueens.class_count import Piece
 from cpqueens.errors import CountInterrupted, IncompleteSearchError, WorkerLostError
 from cpqueens.model import Model
-from cpqueens.planner import AUTO, processes, resolve, uses_class_kernels, uses_hole_sums
+from cpqueens.planner import (
+    AUTO,
+    placed_as_holes,
+    processes,
+    resolve,
+    takes_placed_as_holes,
+    uses_class_kernels,
+    uses_hole_sums,
+)
 from cpqueens.pool import local_pool
 from cpqueens.progress import Progress, ProgressOption, check_progress
 from cpqueens.runner import run, run_serially
@@ -173,6 +181,8 @@ def count(
             f"pass workers or executor, not both: got workers={workers!r} and {executor!r}"
         )
     job = _Job(progress, limit, checkpoint)
+    if takes_placed_as_holes(model, engine):
+        model = placed_as_holes(model)  # the same solutions and symmetries: the kernels count it
     if uses_hole_sums(model, engine) and not (unique and len(group(model)) > 1):
         return _count_hole_sums(model, workers, executor, job)  # unique: no symmetry, the total
     if uses_class_kernels(model, engine):

@@ -5,7 +5,9 @@
   kernels handle, else ``cpsat`` (which states any constraint), else
   ``python-constraint``. A named backend is used as named.
 - A one-colour board on ``bitmask``, free or with holes all 8 symmetries
-  keep, counts with the symmetry kernels (``cpqueens.class_count``); one
+  keep, counts with the symmetry kernels (``cpqueens.class_count``), and so
+  does one whose placed queens they keep too (the queen in the middle of an
+  odd board), with the queens' lines as holes (:func:`placed_as_holes`); one
   with a few other holes as the free board less the completions with queens
   on them (``cpqueens.hole_sums``); anything else as weighted subproblems
   (``cpqueens.symmetry.subproblems``).
@@ -21,6 +23,7 @@ import os
 from typing import TYPE_CHECKING, Literal
 
 from cpqueens.backends import get, is_installed
+from cpqueens.board import Board
 from cpqueens.class_count import symmetric_rows
 
 if TYPE_CHECKING:
@@ -86,6 +89,48 @@ def uses_class_kernels(model: Model, backend: str) -> bool:
         and model.n >= KERNEL_WORTH_N
         and symmetric_rows(model.n, model.board.blocked) is not None
         and importlib.util.find_spec("numba") is not None
+    )
+
+
+def placed_as_holes(model: Model) -> Model:
+    """The same one-colour problem with the placed queens' lines blocked instead of the queens.
+
+    Each placed queen's row keeps only its cell, and its column and diagonals
+    lose every other cell: the solutions are exactly the model's, so are the
+    board symmetries that keep it when all 8 keep the model. Raises ValueError
+    for a model with more colours or extra constraints (the holes would bind them all).
+
+    >>> from cpqueens import model
+    >>> placed_as_holes(model(3, placed=[(1, 1)])).board.blocked
+    ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
+    """
+    if model.colours != 1 or model.extra:
+        raise ValueError(f"placed queens become holes on a one-colour model only, got {model}")
+    n = model.n
+    lines = {
+        (r, c)
+        for qr, qc in model.placed
+        for r in range(n)
+        for c in range(n)
+        if (r, c) != (qr, qc) and (r == qr or c == qc or abs(r - qr) == abs(c - qc))
+    }
+    holes = tuple(sorted(lines | set(model.board.blocked)))
+    return type(model)(Board(n, holes))
+
+
+def takes_placed_as_holes(model: Model, backend: str) -> bool:
+    """Whether ``model`` counts as :func:`placed_as_holes`: placed queens all 8 symmetries keep.
+
+    Then the symmetry kernels count it (a one-colour board on bitmask, no other constraint).
+    """
+    from cpqueens.symmetry import group  # it reads models: imported when asked
+
+    return (
+        backend == "bitmask"
+        and bool(model.placed)
+        and model.colours == 1
+        and not model.extra
+        and len(group(model)) == 8
     )
 
 

@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 
 import cpqueens
 from cpqueens import class_count, hole_sums, native
-from cpqueens.planner import uses_class_kernels, uses_hole_sums
+from cpqueens.backends import get as get_backend
+from cpqueens.planner import (
+    placed_as_holes,
+    takes_placed_as_holes,
+    uses_class_kernels,
+    uses_hole_sums,
+)
 from tests import oracle
 from tests.test_symmetry import CELL_MAPS, brute_force_classes
 
@@ -147,3 +153,36 @@ def test_hole_sums_unique_and_checkpoint(tmp_path):
     assert asymmetric.count(workers=1, checkpoint=saved) == total  # resumed: every part done
     mirror = cpqueens.model(12, blocked=[(0, 1), (0, 10)])  # unique: the lex-leader way
     assert mirror.count(unique=True) == mirror.count(backend="cpsat", unique=True)
+
+
+@pytest.mark.parametrize("n", [5, 7, 9])
+def test_the_queen_in_the_middle_counts_as_its_lines_blocked(n):
+    middle = (n // 2, n // 2)
+    model = cpqueens.model(n, placed=[middle])
+    holes = placed_as_holes(model)
+    assert holes.placed == () and middle not in holes.board.blocked
+    assert len(holes.board.blocked) == 4 * (n - 1)  # its row, column and two diagonals
+    solutions = oracle.solutions(n, (), [middle])
+    sizes = [len(c) for c in brute_force_classes(solutions, CELL_MAPS, n)]
+    # The kernels on the holes, the whole count (which takes the holes) and the oracle agree.
+    assert kernel_classes(n, holes.board.blocked) == tuple(sizes.count(k) for k in (2, 4, 8))
+    assert model.count(workers=1) == len(solutions)
+    assert model.count(workers=1, unique=True) == len(sizes)
+
+
+@pytest.mark.parametrize(("n", "placed"), [(13, [(6, 6)]), (15, [(7, 7)])])
+def test_placed_queens_all_symmetries_keep_go_to_the_kernels(n, placed):
+    model = cpqueens.model(n, placed=placed)
+    assert takes_placed_as_holes(model, "bitmask")
+    assert uses_class_kernels(placed_as_holes(model), "bitmask")
+    unreduced = get_backend("bitmask").count(model)  # count_placements, no symmetry
+    assert model.count(workers=1) == unreduced
+    assert model.count(workers=2) == unreduced
+
+
+def test_placed_queens_become_holes_only_where_all_symmetries_keep_them():
+    assert not takes_placed_as_holes(cpqueens.model(13, placed=[(6, 5)]), "bitmask")
+    assert not takes_placed_as_holes(cpqueens.model(13, placed=[(6, 6)], colours=2), "bitmask")
+    assert not takes_placed_as_holes(cpqueens.model(13, placed=[(6, 6)]), "cpsat")
+    with pytest.raises(ValueError, match=r"^placed queens become holes on a one-colour model"):
+        placed_as_holes(cpqueens.model(5, placed=[(2, 2)], colours=2))
