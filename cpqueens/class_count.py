@@ -83,6 +83,21 @@ def count_piece(n: int, piece: Piece, rows: Rows | None = None) -> int:
     return count(n, piece, rows)
 
 
+def turn_fixed(n: int, rows: Sequence[int]) -> tuple[int, int]:
+    """The placements on per-row ``rows`` equal to their half turn, and to their quarter turn.
+
+    ``rows`` are the allowed columns of each row of a board the half turn keeps
+    (for the quarter turn's count to mean anything, the quarter turn keeps it too).
+
+    >>> turn_fixed(8, [255] * 8)
+    (4, 0)
+    """
+    from cpqueens.native_symmetry import count_piece as count
+
+    board = tuple(rows)
+    return count(n, ("fixed180", 0, 0, 0), board), count(n, ("fixed90", 0, 0, 0), board)
+
+
 def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -> int:
     """A "top" piece of the free board less its solutions' queens on ``holes``, in 24ths.
 

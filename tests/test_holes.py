@@ -186,3 +186,48 @@ def test_placed_queens_become_holes_only_where_all_symmetries_keep_them():
     assert not takes_placed_as_holes(cpqueens.model(13, placed=[(6, 6)]), "cpsat")
     with pytest.raises(ValueError, match=r"^placed queens become holes on a one-colour model"):
         placed_as_holes(cpqueens.model(5, placed=[(2, 2)], colours=2))
+
+
+SUBGROUPS = [
+    ["mirror"],
+    ["flip"],
+    ["rot180"],
+    ["diagonal"],
+    ["rot90"],
+    ["mirror", "flip"],
+    ["diagonal", "antidiagonal"],
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 8),
+    seeds=st.lists(cells, max_size=3),
+    kept=st.sampled_from(SUBGROUPS),
+    centre=st.booleans(),
+)
+def test_unique_counts_by_burnside_match_the_oracles_classes(n, seeds, kept, centre):
+    holes = {(r % n, c % n) for r, c in seeds}
+    for _ in range(3):  # the images under the kept symmetries, and theirs
+        holes |= {CELL_MAPS[name](r, c, n) for r, c in holes for name in kept}
+    placed = [(n // 2, n // 2)] if centre and n % 2 and (n // 2, n // 2) not in holes else []
+    model = cpqueens.model(n, sorted(holes), placed=placed)
+    names = model.symmetries()
+    solutions = oracle.solutions(n, sorted(holes), placed)
+    expected = len(brute_force_classes(solutions, names, n))
+    assert model.count("bitmask", unique=True, workers=1) == expected
+
+
+@pytest.mark.parametrize(
+    "blocked",
+    [
+        [(0, 0), (0, 10)],  # the mirror
+        [(0, 0), (10, 10)],  # the half turn and the diagonals
+        [(1, 3), (9, 7), (3, 9), (7, 1)],  # the quarter turns
+        [(2, 0), (8, 0)],  # the flip
+    ],
+)
+def test_unique_counts_by_burnside_match_cpsats_lex_leader(blocked):
+    model = cpqueens.model(11, blocked)
+    assert len(model.symmetries()) > 1
+    assert model.count("bitmask", unique=True) == model.count("cpsat", unique=True)
