@@ -133,7 +133,8 @@ def subproblems(model: Model, depth: int = 1, *, symmetry: bool = True) -> tuple
         return tuple(found)
 
     mirror = symmetry and is_mirror_symmetric(model)
-    if symmetry and not mirror and is_flip_symmetric(model):
+    columns = {c for _, c in model.placed}  # two placed queens in a column: no transpose
+    if symmetry and not mirror and is_flip_symmetric(model) and len(columns) == len(model.placed):
         return subproblems(transposed(model), depth)  # the mirror keeps the transpose
     for c in range(n):
         weight = 1

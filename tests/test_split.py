@@ -116,6 +116,11 @@ def test_the_flip_halves_the_first_row_of_the_transpose():
     assert sum(p.weight * p.model.count("bitmask") for p in parts) == len(
         oracle.solutions(6, [(1, 2), (4, 2)], [], 1)
     )
+    # Placed queens sharing a column have no solution, and no transpose (a row each).
+    clash = cpqueens.model(7, placed=[(0, 0), (6, 0)])
+    parts = subproblems(clash, 2)
+    assert is_flip_symmetric(clash) and sum(p.weight * p.model.count() for p in parts) == 0
+    assert clash.count("bitmask", workers=1) == 0
     # A model with a condition on its rows is not transposed: it keeps the plain split.
     m = cpqueens.model(6, blocked=[(1, 2), (4, 2)])
     narrowed = m.where(m.q[0] < m.q[5])
