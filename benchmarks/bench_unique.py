@@ -90,7 +90,8 @@ def main() -> None:
         "",
         "checked: the model narrowed by `LexLeader(group)`, each solution compared with its",
         "images (the path every unique count took before). Burnside: the total plus the",
-        "solutions the half and quarter turns fix, over the group's size.",
+        "solutions the half and quarter turns fix, over the group's size (the middle queen,",
+        "which all 8 symmetries keep: its lines as holes, on the symmetry kernels).",
     ]
     (HERE / "RESULTS-unique.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
