@@ -16,7 +16,6 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from importlib import metadata
 from itertools import chain
 from typing import Any, NoReturn
 
@@ -484,6 +483,8 @@ def version(dist: str) -> str:
     """The installed version of distribution ``dist`` (cpqueens itself even when not installed)."""
     if dist == "cpqueens":
         return cpqueens.__version__
+    from importlib import metadata  # 30 ms of imports (email, zipfile): only for --version
+
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
