@@ -2,8 +2,8 @@
 
 A unique count of a board with some of the 8 symmetries used to narrow the model
 by ``LexLeader(group)`` and check every complete solution against its images;
-on ``bitmask`` a one-colour model now takes its total (the fast paths) and the
-solutions the turns fix, over the group's size (``counting._classes_by_burnside``).
+on ``bitmask`` a model with no extra constraint now takes its total (the fast paths) and the
+solutions the turns fix, over the group's size (``cpqueens.burnside``).
 Both run here on the same boards, one worker, in this process, the results
 checked to agree.
 
@@ -33,6 +33,7 @@ BOARDS: dict[str, Model] = {
     "n=12, 2 opposite corners (half turn, diagonals)": cpqueens.model(12, [(0, 0), (11, 11)]),
     "n=13, queen in the middle (all 8)": cpqueens.model(13, placed=[(6, 6)]),
     "n=14, 2 corners of row 0 (mirror)": cpqueens.model(14, [(0, 0), (0, 13)]),
+    "n=10, 2n queens (two colours), free (all 8)": cpqueens.model(10, colours=2),
 }
 
 

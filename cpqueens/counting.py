@@ -22,9 +22,8 @@ from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import nullcontext
 from typing import Any, TypeVar
 
-from cpqueens import class_count, hole_sums
+from cpqueens import burnside, class_count, hole_sums
 from cpqueens.backends import get as get_backend
-from cpqueens.backends.bitmask import compile_plan
 from cpqueens.checkpoint import Checkpoint
 from cpqueens.class_count import Piece
 from cpqueens.errors import CountInterrupted, IncompleteSearchError, WorkerLostError
@@ -190,50 +189,13 @@ def count(
         two, four, eight = _count_classes(model, workers, executor, job)
         return two + four + eight if unique else 2 * two + 4 * four + 8 * eight
     names = group(model)
-    if unique and len(names) > 1 and _burnside_fits(model, engine):
+    if unique and len(names) > 1 and burnside.fits(model, engine):
         total = count(model, engine, workers=workers, executor=executor, progress=progress,
                       checkpoint=checkpoint, time_limit=_left(job))  # fmt: skip
-        return _classes_by_burnside(model, names, total)
+        return burnside.classes(model, names, total)
     if unique and len(names) > 1:
         model = model.with_constraints(leader(model))
     return _count_subproblems(model, engine, workers, executor, job)
-
-
-def _burnside_fits(model: Model, engine: str) -> bool:
-    """Whether ``_classes_by_burnside`` counts the classes of ``model``: one colour on bitmask.
-
-    No reflection fixes a one-colour solution on a board of n >= 2 (it would
-    put two queens on one line), so only the turns need counting, which the
-    half-turn kernel does for n <= 31.
-    """
-    return (
-        engine == "bitmask"
-        and model.colours == 1
-        and not model.extra
-        and 2 <= model.n <= class_count.MAX_N
-    )
-
-
-def _classes_by_burnside(model: Model, names: Sequence[str], total: int) -> int:
-    """The solution classes of ``model`` under its group ``names``, from its total count.
-
-    Burnside's lemma: the classes are the mean over the group of the solutions
-    each symmetry fixes: ``total`` for the identity, none for a reflection, the
-    half turn's and the quarter turns' own (a search of the turned pairs of rows,
-    in milliseconds). Raises ArithmeticError if the sum does not divide.
-    """
-    fixed180 = fixed90 = 0
-    if "rot180" in names:
-        rows = compile_plan(model).allowed[0]  # placed queens: their row is their cell alone
-        fixed180, fixed90 = class_count.turn_fixed(model.n, rows)
-    turns = fixed180 + (2 * fixed90 if "rot90" in names else 0)
-    classes, left = divmod(total + turns, len(names))
-    if left:
-        raise ArithmeticError(
-            f"Burnside's sum {total} + {turns} does not divide by the group's {len(names)}"
-            f" symmetries for {model}"
-        )
-    return classes
 
 
 def _left(job: _Job) -> float | None:

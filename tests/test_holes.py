@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens import class_count, hole_sums, native
+from cpqueens import burnside, class_count, hole_sums, native
 from cpqueens.backends import get as get_backend
 from cpqueens.planner import (
     placed_as_holes,
@@ -16,6 +16,7 @@ from cpqueens.planner import (
     uses_class_kernels,
     uses_hole_sums,
 )
+from cpqueens.symmetry import leader
 from tests import oracle
 from tests.test_symmetry import CELL_MAPS, brute_force_classes
 
@@ -199,21 +200,22 @@ SUBGROUPS = [
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
-    n=st.integers(2, 8),
+    n=st.integers(2, 7),
     seeds=st.lists(cells, max_size=3),
     kept=st.sampled_from(SUBGROUPS),
     centre=st.booleans(),
+    colours=st.integers(1, 2),
 )
-def test_unique_counts_by_burnside_match_the_oracles_classes(n, seeds, kept, centre):
+def test_unique_counts_by_burnside_match_the_oracles_classes(n, seeds, kept, centre, colours):
     holes = {(r % n, c % n) for r, c in seeds}
     for _ in range(3):  # the images under the kept symmetries, and theirs
         holes |= {CELL_MAPS[name](r, c, n) for r, c in holes for name in kept}
     placed = [(n // 2, n // 2)] if centre and n % 2 and (n // 2, n // 2) not in holes else []
-    model = cpqueens.model(n, sorted(holes), placed=placed)
+    model = cpqueens.model(n, sorted(holes), placed=placed, colours=colours)
     names = model.symmetries()
-    solutions = oracle.solutions(n, sorted(holes), placed)
+    solutions = oracle.solutions(n, sorted(holes), placed, colours)
     expected = len(brute_force_classes(solutions, names, n))
     assert model.count("bitmask", unique=True, workers=1) == expected
 
@@ -231,3 +233,21 @@ def test_unique_counts_by_burnside_match_cpsats_lex_leader(blocked):
     model = cpqueens.model(11, blocked)
     assert len(model.symmetries()) > 1
     assert model.count("bitmask", unique=True) == model.count("cpsat", unique=True)
+
+
+@pytest.mark.parametrize("n", range(2, 10))
+def test_the_turned_placements_are_the_oracles(n):
+    full = (1 << n) - 1
+    placements = [s[0] for s in oracle.solutions(n)]
+    turned = [p for p in placements if all(p[n - 1 - r] == n - 1 - c for r, c in enumerate(p))]
+    assert burnside.half_turn_placements(n, [full] * n) == sorted(turned)
+    quarter = [p for p in turned if burnside.is_quarter_turn_fixed(p)]
+    # The kernel's search and this module's listing agree.
+    assert class_count.turn_fixed(n, [full] * n) == (len(turned), len(quarter))
+
+
+@pytest.mark.parametrize(("n", "blocked"), [(10, []), (10, [(0, 0), (9, 9)]), (9, [(4, 4)])])
+def test_two_colour_unique_counts_by_burnside_match_the_lex_leader(n, blocked):
+    model = cpqueens.model(n, blocked, colours=2)
+    checked = model.with_constraints(leader(model)).count("bitmask", workers=1)
+    assert model.count("bitmask", unique=True, workers=1) == checked
