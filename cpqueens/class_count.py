@@ -92,10 +92,9 @@ def turn_fixed(n: int, rows: Sequence[int]) -> tuple[int, int]:
     >>> turn_fixed(8, [255] * 8)
     (4, 0)
     """
-    from cpqueens.native_symmetry import count_piece as count
+    from cpqueens.native_symmetry import turn_fixed as search
 
-    board = tuple(rows)
-    return count(n, ("fixed180", 0, 0, 0), board), count(n, ("fixed90", 0, 0, 0), board)
+    return search(n, tuple(rows))
 
 
 def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -> int:

@@ -183,24 +183,26 @@ def count(
     job = _Job(progress, limit, checkpoint)
     if takes_placed_as_holes(model, engine):
         model = placed_as_holes(model)  # the same solutions and symmetries: the kernels count it
-    if uses_hole_sums(model, engine) and not (unique and len(group(model)) > 1):
-        return _count_hole_sums(model, workers, executor, job)  # unique: no symmetry, the total
     if uses_class_kernels(model, engine):
         two, four, eight = _count_classes(model, workers, executor, job)
         return two + four + eight if unique else 2 * two + 4 * four + 8 * eight
     names = group(model)
-    if unique and len(names) > 1 and burnside.fits(model, engine):
-        total = count(model, engine, workers=workers, executor=executor, progress=progress,
-                      checkpoint=checkpoint, time_limit=_left(job))  # fmt: skip
-        return burnside.classes(model, names, total)
     if unique and len(names) > 1:
+        if burnside.fits(model, engine):
+            return burnside.classes(
+                model, names, _count_total(model, engine, workers, executor, job)
+            )
         model = model.with_constraints(leader(model))
+    return _count_total(model, engine, workers, executor, job)
+
+
+def _count_total(
+    model: Model, engine: str, workers: int | None, executor: Executor | None, job: _Job
+) -> int:
+    """Every solution of ``model``: by the hole sums where they pay, else by subproblems."""
+    if uses_hole_sums(model, engine):
+        return _count_hole_sums(model, workers, executor, job)
     return _count_subproblems(model, engine, workers, executor, job)
-
-
-def _left(job: _Job) -> float | None:
-    """The seconds left of the job's time limit (None: no limit); at least a millisecond."""
-    return None if job.deadline is None else max(job.deadline - time.monotonic(), 1e-3)
 
 
 def _count_classes(

@@ -530,15 +530,23 @@ def count_piece(
     full = (1 << n) - 1
     board = np.array(rows if rows is not None else [full] * n, np.uint64)
     if kind in ("fixed180", "fixed90"):
-        # one search finds both, in milliseconds
-        fixed180, fixed90 = _turn_fixed(n, board.astype(np.int64))
-        return int(fixed180 if kind == "fixed180" else fixed90)
+        fixed180, fixed90 = turn_fixed(n, board)  # one search finds both, in milliseconds
+        return fixed180 if kind == "fixed180" else fixed90
     far = n - 1 - distance
     marks = np.zeros(n, np.uint64)  # edge-column queens as far from a corner as row 0's
     marks[distance] = marks[far] = 1 | (1 << (n - 1))
     bottom = np.uint64((1 << distance) | (1 << far))
     twelfths = _weighed_leaves(_masks(n, distance, row1, row2) & board, marks, bottom)
     return 2 * int(twelfths)
+
+
+def turn_fixed(n: int, rows: np.ndarray | tuple[int, ...]) -> tuple[int, int]:
+    """The placements on per-row ``rows`` equal to their half turn, and to their quarter turn.
+
+    ``rows``: the allowed columns of each row of a board the half turn keeps.
+    """
+    fixed180, fixed90 = _turn_fixed(n, np.array(rows, np.uint64).astype(np.int64))
+    return int(fixed180), int(fixed90)
 
 
 def _images(n: int, r: int, c: int) -> list[tuple[int, int]]:

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 from typing import TYPE_CHECKING, Literal
@@ -115,7 +116,7 @@ def placed_as_holes(model: Model) -> Model:
         if (r, c) != (qr, qc) and (r == qr or c == qc or abs(r - qr) == abs(c - qc))
     }
     holes = tuple(sorted(lines | set(model.board.blocked)))
-    return type(model)(Board(n, holes))
+    return dataclasses.replace(model, board=Board(n, holes), placed=())
 
 
 def takes_placed_as_holes(model: Model, backend: str) -> bool:

@@ -21,6 +21,7 @@ upper rows' work again for each bottom queen; ``benchmarks/RESULTS-split-symmetr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from math import factorial
@@ -50,10 +51,7 @@ def is_mirror_symmetric(model: Model) -> bool:
     n = model.n
     if any("mirror" not in getattr(c, "keeps", ()) for c in model.extra):
         return False  # an extra constraint not known to keep the mirror: assume nothing
-    for cells in (model.board.blocked, model.placed):
-        if {(r, n - 1 - c) for r, c in cells} != set(cells):
-            return False
-    return True
+    return _keeps_cells(model, lambda r, c: (r, n - 1 - c))
 
 
 def is_flip_symmetric(model: Model) -> bool:
@@ -66,8 +64,13 @@ def is_flip_symmetric(model: Model) -> bool:
     True
     """
     n = model.n
-    return not model.extra and all(
-        {(n - 1 - r, c) for r, c in cells} == set(cells)
+    return not model.extra and _keeps_cells(model, lambda r, c: (n - 1 - r, c))
+
+
+def _keeps_cells(model: Model, image: Callable[[int, int], Cell]) -> bool:
+    """Whether ``image`` maps the model's holes onto its holes and its placed queens onto theirs."""
+    return all(
+        {image(r, c) for r, c in cells} == set(cells)
         for cells in (model.board.blocked, model.placed)
     )
 
