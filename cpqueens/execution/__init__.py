@@ -1,0 +1,1 @@
+"""Running pieces of work: in this process, a local pool or any executor; progress, checkpoints."""

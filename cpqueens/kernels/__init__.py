@@ -1,0 +1,1 @@
+"""The compiled kernels: numba code only (placements, classes, resumable and local searches)."""
