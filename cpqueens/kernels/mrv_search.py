@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
-from cpqueens.native import _popcount
+from cpqueens.kernels.jit import kernel
+from cpqueens.kernels.placements import _popcount
 
 #: The widest board: one uint64 of columns per row.
 MAX_N = 64

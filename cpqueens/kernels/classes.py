@@ -30,13 +30,13 @@ solutions are densest, rather than those of the columns next to the corners
 (Takahashi's smallest-distance representatives, this module's earlier
 choice): about a quarter less search at n = 16, the same DFS on both.
 
-The search is that of :func:`cpqueens.native.count_placements` (explicit
+The search is that of :func:`cpqueens.kernels.placements.count_placements` (explicit
 stack, the last rows unrolled, here nine) with a look-ahead in the last seven
 rows: a row's queen is skipped when it would leave the row below it no free
 cell, which removes a third of the nodes, all dead ends.
 
 The search state is machine integers: ``n`` may be at most 31. The pieces are
-listed, shared among processes and summed by :mod:`cpqueens.class_count`;
+listed, shared among processes and summed by :mod:`cpqueens.strategies.class_count`;
 ``tests/test_symmetry.py`` checks the counts against OEIS.
 """
 
@@ -44,8 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
-from cpqueens.native import _live, _lowest_index, _popcount
+from cpqueens.kernels.jit import kernel
+from cpqueens.kernels.placements import _live, _lowest_index, _popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -521,7 +521,7 @@ def count_piece(
     """One piece's count: its leaves weighed in twelfths, or the solutions a turn fixes.
 
     A piece is ("top", distance, row-1 columns, row-2 columns), "fixed180" or
-    "fixed90", as listed by :func:`cpqueens.class_count.pieces`. Leaves are
+    "fixed90", as listed by :func:`cpqueens.strategies.class_count.pieces`. Leaves are
     doubled: each stands for its mirror image too (see :func:`_masks`).
     ``rows``, if given, are the allowed columns of each row of a board whose
     holes all 8 symmetries keep (None: the free board).

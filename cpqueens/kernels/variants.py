@@ -1,7 +1,7 @@
 """Native-speed counting for the family's variants: toroidal queens and superqueens.
 
 One kernel, :func:`count_variant`, reads one colour's per-row allowed masks
-(``numpy.uint64``, bit c = column c, n <= 64) like :mod:`cpqueens.native`
+(``numpy.uint64``, bit c = column c, n <= 64) like :mod:`cpqueens.kernels.placements`
 and adds what the variants change in the row / ld / rd DFS:
 
 - toroidal: the diagonal masks rotate within the board's n bits instead of
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
-from cpqueens.native import _popcount
+from cpqueens.kernels.jit import kernel
+from cpqueens.kernels.placements import _popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)

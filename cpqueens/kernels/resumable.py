@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
-from cpqueens.native import _lowest_index, _popcount
+from cpqueens.kernels.jit import kernel
+from cpqueens.kernels.placements import _lowest_index, _popcount
 
 FOUND, EXHAUSTED, PAUSED = 1, 0, -1
 

@@ -22,7 +22,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from cpqueens.jit import kernel
+from cpqueens.kernels.jit import kernel
 
 #: The widest board whose placements pack into one uint64 (4 bits per row).
 MAX_PACKED_N = 16
