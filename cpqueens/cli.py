@@ -22,10 +22,12 @@ from typing import Any, NoReturn
 import cpqueens
 from cpqueens.backends import CHOICES, distribution, is_installed, known
 from cpqueens.errors import CountInterrupted, CpqueensError
+from cpqueens.execution.files import Refused, read_at_most, read_regular
 from cpqueens.model import DEFAULT_BACKEND, Model
 from cpqueens.strategies.planner import PREFERENCE
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.constraints import Placed
+from cpqueens.vocabulary.limits import MAX_BOARD_BYTES
 
 EXAMPLES = """\
 examples:
@@ -255,13 +257,15 @@ def read_board(path: str) -> Board:
             if sys.stdin is None:
                 raise UsageError(f"cannot read board file {name}: no standard input")
             stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes unless stdin was replaced
-            data = stdin.read()
+            data = read_at_most(stdin, MAX_BOARD_BYTES)
         else:
-            with open(path, "rb") as file:
-                data = file.read()
+            data = read_regular(path, MAX_BOARD_BYTES)
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, UnicodeDecodeError, Refused) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        if isinstance(error, Refused):
+            reason = f"{error} (a board file is a regular file or stdin of at most "
+            reason += f"{MAX_BOARD_BYTES} bytes)"
         raise UsageError(f"cannot read board file {name}: {reason}") from None
     try:
         return Board.parse(text)
@@ -415,7 +419,9 @@ def run_solve(args: argparse.Namespace) -> int:
         limit = 1
     model = build_model(args)
     engine = model.engine(args.backend)
-    solutions = model.solutions(engine, limit=limit, unique=args.unique)
+    solutions = model.solutions(
+        engine, limit=limit, unique=args.unique, time_limit=args.time_limit
+    )
     start = time.perf_counter()
     first = next(solutions, None)  # bad input fails here, before --out is created
     if first is None:
@@ -434,9 +440,11 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         if args.format == "json":  # one JSON list, written as the solutions come
             out.write("[")
-            for i, solution in enumerate(chain((first,), solutions)):
-                out.write((",\n " if i else "") + solution.draw("json"))
-            out.write("]\n")
+            try:
+                for i, solution in enumerate(chain((first,), solutions)):
+                    out.write((",\n " if i else "") + solution.draw("json"))
+            finally:  # a time limit: what was found is still one JSON list
+                out.write("]\n")
         else:
             # Boards as the seeds print them: a blank line after each.
             end = "\n\n" if args.format == "board" else "\n"
@@ -460,7 +468,7 @@ def run_exists(args: argparse.Namespace) -> int:
     model = build_model(args)
     engine = model.engine(args.backend)
     start = time.perf_counter()
-    answer = model.exists(engine, time_limit=args.time_limit)
+    answer = model.exists(args.backend, time_limit=args.time_limit)  # "auto" takes find() too
     print("yes" if answer else "no")
     report_time(args, start, engine)
     return 0

@@ -29,6 +29,13 @@ from cpqueens.vocabulary.constraints import (
     Where,
 )
 from cpqueens.vocabulary.expressions import Condition, Variables
+from cpqueens.vocabulary.limits import (
+    MAX_CONSTANT,
+    MAX_QUEENS,
+    check_queens,
+    constants_beyond,
+    no_room,
+)
 from cpqueens.vocabulary.solution import Solution
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits.
@@ -68,6 +75,7 @@ class Model:
             rows[cell[0]] = cell
         object.__setattr__(self, "placed", placed)
         object.__setattr__(self, "extra", tuple(self.extra))
+        check_queens(self.n, self.colours)
 
     @property
     def n(self) -> int:
@@ -118,6 +126,11 @@ class Model:
         >>> m.where(m.q[0] < m.q[5]).count()
         2
         """
+        if not isinstance(keeps, (str, Iterable)):
+            raise TypeError(
+                f"keeps must be symmetry names such as ('mirror',), got {keeps!r} "
+                f"({type(keeps).__name__})"
+            )
         keeps = tuple(keeps) if not isinstance(keeps, str) else (keeps,)
         found: list[Constraint] = []
         for condition in conditions:
@@ -132,6 +145,12 @@ class Model:
                     f"the condition {condition} is over the variables of another model "
                     f"(a {n}x{n} board with {colours} colour(s)), not this {self.n}x{self.n} "
                     f"board with {self.colours} colour(s): build it from this model's q"
+                )
+            for node, most in constants_beyond(condition.node, self.n):
+                raise ValueError(
+                    f"the condition {condition} reaches {most:,} in {node}: expected constants "
+                    f"and parts of conditions within ±{MAX_CONSTANT:,} (2**53), which every "
+                    "backend holds"
                 )
             found.append(Where(condition.node, keeps))
         return self.with_constraints(*found)
@@ -240,6 +259,8 @@ class Model:
         self, backend: BackendName, limit: int | None, unique: bool, time_limit: float | None
     ) -> Iterator[Solution]:
         """The generator behind ``solutions``, its arguments checked."""
+        if no_room(self.n, self.colours):
+            return  # more colours than columns: no solution, known at once
         from cpqueens.strategies.symmetry import leader
 
         symmetries = self.symmetries()
@@ -374,6 +395,10 @@ def model(
     for flag, name in ((toroidal, "toroidal"), (knight, "knight")):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
+    if (toroidal or knight) and isinstance(colours, int) and colours > MAX_QUEENS:
+        raise ValueError(  # one variant constraint per colour: refused before they are built
+            f"colours must be at most {MAX_QUEENS:,} with toroidal or knight, got {colours:,}"
+        )
     first, others = _placed_by_colour(placed, board.n, colours)
     extra: list[Constraint] = [Placed(cells, colour) for colour, cells in others.items()]
     if toroidal:

@@ -39,6 +39,7 @@ except ImportError:  # Windows: no flock, so checkpoints are not locked there
     fcntl = None  # type: ignore[assignment]
 
 from cpqueens.errors import CheckpointError
+from cpqueens.execution.files import KINDS, read_regular
 from cpqueens.model import Model
 from cpqueens.strategies.class_count import Piece
 from cpqueens.strategies.split import Subproblem
@@ -53,14 +54,6 @@ SEAL = "sha256"
 HEX_DIGITS = frozenset("0123456789abcdef")
 #: The largest checkpoint file read or written: far more than a split's results take.
 MAX_BYTES = 16 * 2**20
-#: What ``stat`` says a path is, for the ones a checkpoint cannot be.
-KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
 
 
 def describe(model: Model) -> str:
@@ -279,13 +272,7 @@ class Checkpoint:
 
     def _read(self) -> str:
         """The file's text: opened without blocking, refused if it is no regular file or too big."""
-        fd = os.open(self._target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since it was checked
-                raise ValueError("it is no longer a regular file")
-            data = file.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            raise self._too_large(f"more than {MAX_BYTES}")
+        data = read_regular(self._target, MAX_BYTES)  # Refused: a ValueError, said in one line
         return data.decode("utf-8")
 
     def _refuse(self, what: str, theirs: object, ours: object) -> CheckpointError:
@@ -299,7 +286,9 @@ class Checkpoint:
         try:
             data = json.loads(self._read(), object_pairs_hook=_object)
             model, backend, depth, total, digest, done = _fields(data)
-        except (OSError, UnicodeDecodeError, ValueError) as error:
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+            if isinstance(error, RecursionError):  # brackets nested thousands deep
+                error = ValueError("its JSON is nested too deeply")
             raise CheckpointError(
                 f"checkpoint {str(self.path)!r} is not a readable cpqueens checkpoint: {error}"
             ) from error

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Literal
 from cpqueens.backends import get, is_installed
 from cpqueens.strategies.class_count import symmetric_rows
 from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.limits import no_room
 
 if TYPE_CHECKING:
     from cpqueens.model import Model
@@ -69,6 +70,8 @@ def resolve(model: Model, backend: str = AUTO) -> str:
     if backend != AUTO:
         get(backend)  # an unknown name lists the choices, a missing solver says what to install
         return backend
+    if no_room(model.n, model.colours):  # no solution, known at once: any engine says so
+        return next(name for name in PREFERENCE if is_installed(name))
     for name in PREFERENCE:
         if is_installed(name) and supports(name, model):
             return name

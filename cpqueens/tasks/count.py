@@ -42,6 +42,7 @@ from cpqueens.strategies.planner import (
 )
 from cpqueens.strategies.split import Subproblem
 from cpqueens.strategies.symmetry import group, leader, subproblems
+from cpqueens.vocabulary.limits import no_room
 
 P = TypeVar("P")
 
@@ -180,6 +181,8 @@ def count(
         raise ValueError(
             f"pass workers or executor, not both: got workers={workers!r} and {executor!r}"
         )
+    if no_room(model.n, model.colours):
+        return 0  # more colours than columns: no solution, known at once
     job = _Job(progress, limit, checkpoint)
     if takes_placed_as_holes(model, engine):
         model = placed_as_holes(model)  # the same solutions and symmetries: the kernels count it

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from cpqueens.backends import get as get_backend
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies.planner import resolve
+from cpqueens.vocabulary.limits import no_room
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,6 +53,8 @@ def first(model: Model, backend: str, time_limit: float | None) -> Columns | Non
     """The lexicographically first solution's columns per colour, or None if there is none."""
     clock = _clock(time_limit)
     engine = resolve(model, backend)
+    if no_room(model.n, model.colours):
+        return None  # more colours than columns: no solution, known at once
     plan = _native_plan(model) if engine == "bitmask" else None
     if plan is not None:
         return _checked(plan, _native_search(plan, clock, lexicographic=True))
@@ -62,6 +65,8 @@ def exists(model: Model, backend: str, time_limit: float | None) -> bool:
     """Whether the model has a solution."""
     clock = _clock(time_limit)
     engine = resolve(model, backend)
+    if no_room(model.n, model.colours):
+        return False  # more colours than columns: no solution, known at once
     plan = _native_plan(model) if engine == "bitmask" else None
     if plan is not None:
         return _checked(plan, _native_search(plan, clock, lexicographic=False)) is not None

@@ -29,6 +29,7 @@ from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
 from cpqueens.vocabulary import verify
 from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ def find(model: Model, backend: str = "auto", time_limit: float | None = None) -
 
     backend = check_backend(backend)
     limit = check_time_limit(time_limit)
+    if no_room(model.n, model.colours):
+        return None  # more colours than columns: no solution, known at once
     deadline = None if limit is None else time.monotonic() + limit
     found = _search(model, backend, limit, deadline)
     if found is None:
@@ -172,6 +175,8 @@ def _left(deadline: float | None) -> float | None:
 
 
 def _out_of_time(limit: float | None) -> None:
+    if limit is None:  # CP-SAT stopped with no answer and no limit (an invalid model, say)
+        raise IncompleteSearchError("CP-SAT stopped before it found a solution or proved none")
     raise IncompleteSearchError(
         f"the time limit of {limit:g} s ended the search before it found a solution "
         "or proved there is none"

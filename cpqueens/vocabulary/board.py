@@ -10,6 +10,7 @@ from typing import Literal, TypeGuard
 
 from cpqueens.vocabulary import drawing
 from cpqueens.vocabulary.constraints import Cell
+from cpqueens.vocabulary.limits import MAX_N, check_n
 
 
 def _is_integer(value: object) -> TypeGuard[numbers.Integral]:
@@ -31,7 +32,7 @@ def check_size(n: object) -> int:
     size = int(n)
     if size < 1:
         raise ValueError(f"board size n must be an int >= 1, got {size}")
-    return size
+    return check_n(size)
 
 
 def check_cells(cells: Iterable[object], n: int, what: str) -> tuple[Cell, ...]:
@@ -155,8 +156,15 @@ def _read_sized(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...
     """
     number, line = lines[0]
     size = line.strip()
-    k = int(size)
     must = not set(size) <= {"0", "1"}
+    if len(size) > len(str(MAX_N)):  # no board this wide: a grid row, or a size refused
+        if must:
+            raise ValueError(
+                f"line {number + 1}, column 1: the size line has {len(size)} digits: "
+                f"expected a board size of at most {MAX_N:,}"
+            )
+        return None
+    k = int(size)
     rest = _trim(lines[1:])
     if not rest:
         if must:
