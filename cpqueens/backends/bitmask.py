@@ -272,12 +272,17 @@ class Deadline:
 FLAT_MIN_N = 1024
 
 
-def _row_filters(n: int, allowed: Sequence[int]) -> list[frozenset[int] | bytearray | None]:
+def _row_filters(
+    n: int, allowed: Sequence[int], deadline: Deadline | None = None
+) -> list[frozenset[int] | bytearray | None]:
     """Per row: None if every column is allowed, else its blocked columns or allowed flags."""
     full = (1 << n) - 1
     filters: list[frozenset[int] | bytearray | None] = []
-    for mask in allowed:
-        if mask == full:
+    for row, mask in enumerate(allowed):
+        if deadline is not None and not row & 1023:
+            deadline.check()  # n rows of n bits each: seconds on the widest boards
+        if mask is full or mask == full:  # rows share one full mask: compared once
+            full = mask
             filters.append(None)
             continue
         blocked = full & ~mask
@@ -311,7 +316,7 @@ def _flat_placements(
     use_cols, use_diag, use_anti = 0 in offsets, -1 in offsets, 1 in offsets
     lines = n if toroidal else 2 * n - 1
     col_used, diag_used, anti_used = bytearray(n), bytearray(lines), bytearray(lines)
-    filters = _row_filters(n, allowed)
+    filters = _row_filters(n, allowed, deadline)
     columns = [0] * n
     values = (*earlier, columns)
 

@@ -59,7 +59,9 @@ def run(
     finished: queue.SimpleQueue[Future[R]] = queue.SimpleQueue()
     keys: dict[Future[R], K] = {}
     try:
-        for key, args in tasks.items():
+        for i, (key, args) in enumerate(tasks.items()):
+            if deadline is not None and not i & 63 and _left(deadline) == 0:
+                raise TimeoutError("the deadline passed while the tasks were being submitted")
             future = executor.submit(fn, *args)
             keys[future] = key
             future.add_done_callback(finished.put)

@@ -50,6 +50,10 @@ P = TypeVar("P")
 SUBPROBLEMS_PER_WORKER = 16
 #: The split never lists more subproblems than this (each one row deeper is up to n times more).
 MAX_SUBPROBLEMS = 100_000
+#: From this width on a board is counted whole: its split alone (n/2 models of n rows at
+#: depth 1) would take seconds, more than any time limit allows, for a search no split
+#: could finish (the flat DFS's width, ``backends.bitmask.FLAT_MIN_N``).
+WHOLE_FROM_N = 1024
 #: How often a count starts a fresh local pool after a worker process died.
 POOL_RESTARTS = 2
 #: A cluster without a worker for this long gives up (seconds).
@@ -138,7 +142,7 @@ def split_for(model: Model, workers: int, backend: str) -> tuple[int, tuple[Subp
     free_rows = model.n - len(model.placed)
     most = max(1, free_rows // 2)
     target = SUBPROBLEMS_PER_WORKER * workers
-    if model.n > MAX_SUBPROBLEMS:  # a board this wide is counted whole (memory stays flat)
+    if model.n > WHOLE_FROM_N:  # a board this wide is counted whole (memory stays flat)
         return 0, subproblems(model, backend, 0)
     depth = 1
     parts = subproblems(model, backend, depth)

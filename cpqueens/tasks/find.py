@@ -212,16 +212,18 @@ def _contradiction(model: Model, fixed: list[dict[int, int]]) -> bool:
             for other in range(colours):
                 if other != colour and fixed[other].get(row) == col:
                     return True
-    per_row, per_col = [0] * n, [0] * n
+    per_row: dict[int, int] = {}
+    per_col: dict[int, int] = {}
     for row, col in blocked:
-        per_row[row] += 1
-        per_col[col] += 1
-    for row in range(n):
+        per_row[row] = per_row.get(row, 0) + 1
+        per_col[col] = per_col.get(col, 0) + 1
+    # Only rows with a blocked cell or a placed queen can lack room (colours <= n here).
+    for row in set(per_row).union(*fixed):
         taken = {fixed[c][row] for c in range(colours) if row in fixed[c]}
-        if per_row[row] + colours - len(taken) > n - len(taken):
+        if per_row.get(row, 0) + colours - len(taken) > n - len(taken):
             return True  # the row has fewer free cells than queens still to place
     # Each colour has a queen in every column too, so a column needs `colours` free cells.
-    return any(per_col[col] + colours > n for col in range(n))
+    return any(count + colours > n for count in per_col.values())
 
 
 class _CpsatMember:
