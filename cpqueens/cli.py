@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 import cpqueens
 from cpqueens.backends import CHOICES, distribution, is_installed, known
 from cpqueens.errors import CountInterrupted, CpqueensError
-from cpqueens.execution.files import Refused, read_at_most, read_regular
+from cpqueens.execution.files import FileRefusedError, read_at_most, read_regular
 from cpqueens.model import DEFAULT_BACKEND, Model
 from cpqueens.strategies.planner import PREFERENCE
 from cpqueens.vocabulary.board import Board
@@ -261,9 +261,9 @@ def read_board(path: str) -> Board:
         else:
             data = read_regular(path, MAX_BOARD_BYTES)
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-    except (OSError, UnicodeDecodeError, Refused) as error:
+    except (OSError, UnicodeDecodeError, FileRefusedError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        if isinstance(error, Refused):
+        if isinstance(error, FileRefusedError):
             reason = f"{error} (a board file is a regular file or stdin of at most "
             reason += f"{MAX_BOARD_BYTES} bytes)"
         raise UsageError(f"cannot read board file {name}: {reason}") from None
@@ -419,9 +419,7 @@ def run_solve(args: argparse.Namespace) -> int:
         limit = 1
     model = build_model(args)
     engine = model.engine(args.backend)
-    solutions = model.solutions(
-        engine, limit=limit, unique=args.unique, time_limit=args.time_limit
-    )
+    solutions = model.solutions(engine, limit=limit, unique=args.unique, time_limit=args.time_limit)
     start = time.perf_counter()
     first = next(solutions, None)  # bad input fails here, before --out is created
     if first is None:

@@ -39,7 +39,7 @@ except ImportError:  # Windows: no flock, so checkpoints are not locked there
     fcntl = None  # type: ignore[assignment]
 
 from cpqueens.errors import CheckpointError
-from cpqueens.execution.files import KINDS, read_regular
+from cpqueens.execution.files import kind, read_regular
 from cpqueens.model import Model
 from cpqueens.strategies.class_count import Piece
 from cpqueens.strategies.split import Subproblem
@@ -215,9 +215,8 @@ class Checkpoint:
                 f"cannot read checkpoint {str(self.path)!r}: {error.strerror or error}"
             ) from error
         if not stat.S_ISREG(status.st_mode):
-            kind = next((name for test, name in KINDS if test(status.st_mode)), "something else")
             raise CheckpointError(
-                f"checkpoint {str(self.path)!r} is not a regular file but {kind}; "
+                f"checkpoint {str(self.path)!r} is not a regular file but {kind(status.st_mode)}; "
                 "pass the path of a checkpoint file"
             )
         if status.st_size > MAX_BYTES:
@@ -272,7 +271,9 @@ class Checkpoint:
 
     def _read(self) -> str:
         """The file's text: opened without blocking, refused if it is no regular file or too big."""
-        data = read_regular(self._target, MAX_BYTES)  # Refused: a ValueError, said in one line
+        data = read_regular(
+            self._target, MAX_BYTES
+        )  # FileRefusedError: a ValueError, said in one line
         return data.decode("utf-8")
 
     def _refuse(self, what: str, theirs: object, ours: object) -> CheckpointError:

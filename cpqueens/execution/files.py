@@ -22,7 +22,7 @@ KINDS = (
 )
 
 
-class Refused(ValueError):
+class FileRefusedError(ValueError):
     """A file that is no regular file, or is larger than its cap; the text says which."""
 
 
@@ -33,35 +33,19 @@ def kind(mode: int) -> str:
     return next((name for test, name in KINDS if test(mode)), "something else")
 
 
-def check_regular(path: str | os.PathLike[str], most: int) -> bool:
-    """Whether ``path`` exists; raise ``Refused`` if it is no regular file or exceeds ``most`` bytes.
-
-    Other ``OSError``s (no permission, ...) pass through.
-    """
-    try:
-        status = os.stat(path)
-    except FileNotFoundError:
-        return False
-    if not stat.S_ISREG(status.st_mode):
-        raise Refused(f"it is not a regular file but {kind(status.st_mode)}")
-    if status.st_size > most:
-        raise Refused(f"it is {status.st_size} bytes, more than {most}")
-    return True
-
-
 def read_regular(path: str | os.PathLike[str], most: int) -> bytes:
-    """The bytes of regular file ``path``, opened without blocking; ``Refused`` past ``most``."""
+    """The bytes of regular file ``path``, opened without blocking; refused past ``most``."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as file:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):  # a device, or replaced since it was checked
-            raise Refused(f"it is not a regular file but {kind(mode)}")
+            raise FileRefusedError(f"it is not a regular file but {kind(mode)}")
         return read_at_most(file, most)
 
 
 def read_at_most(stream: BinaryIO, most: int) -> bytes:
-    """At most ``most`` bytes of ``stream`` (a file or a pipe); ``Refused`` if there are more."""
+    """At most ``most`` bytes of ``stream`` (a file or a pipe); refused if there are more."""
     data = stream.read(most + 1)
     if len(data) > most:
-        raise Refused(f"it holds more than {most} bytes")
+        raise FileRefusedError(f"it holds more than {most} bytes")
     return data

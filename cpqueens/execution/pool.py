@@ -27,6 +27,8 @@ from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
 
+#: Linux's prctl option that sends a signal to a process when its parent dies.
+PR_SET_PDEATHSIG = 1
 #: How often a worker checks that the driver that started it is still alive (seconds).
 PARENT_POLL_SECONDS = 0.5
 
@@ -49,9 +51,27 @@ def _leave_now() -> None:
     os._exit(0)
 
 
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to SIGKILL this worker the moment its driver dies.
+
+    The watching thread alone cannot: a compiled kernel holds the GIL for as
+    long as its piece takes (seconds), so the thread only looks between pieces.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+
+
 def _init_worker(parent: int) -> None:
     """Run in each worker before any task: ignore Ctrl-C, die with the driver."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    if os.getppid() != parent:  # the driver died before the kernel could be asked
+        os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     atexit.register(_leave_now)
 

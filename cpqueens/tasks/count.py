@@ -17,13 +17,18 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, CancelledError, Executor
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from cpqueens.backends import get as get_backend
-from cpqueens.errors import CountInterrupted, IncompleteSearchError, WorkerLostError
+from cpqueens.errors import (
+    CheckpointError,
+    CountInterrupted,
+    IncompleteSearchError,
+    WorkerLostError,
+)
 from cpqueens.execution.checkpoint import Checkpoint
 from cpqueens.execution.pool import local_pool
 from cpqueens.execution.progress import Progress, ProgressOption, check_progress
@@ -180,6 +185,10 @@ def count(
     workers = check_workers(workers)
     executor = check_executor(executor)
     check_progress(progress)
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise TypeError(
+            f"checkpoint must be None or a file path (a str or os.PathLike), got {checkpoint!r}"
+        )
     limit = check_time_limit(time_limit)
     if executor is not None and workers is not None:
         raise ValueError(
@@ -191,7 +200,8 @@ def count(
     if takes_placed_as_holes(model, engine):
         model = placed_as_holes(model)  # the same solutions and symmetries: the kernels count it
     if uses_class_kernels(model, engine):
-        two, four, eight = _count_classes(model, workers, executor, job)
+        with _consistent(job):
+            two, four, eight = _count_classes(model, workers, executor, job)
         return two + four + eight if unique else 2 * two + 4 * four + 8 * eight
     names = group(model)
     if unique and len(names) > 1:
@@ -208,8 +218,27 @@ def _count_total(
 ) -> int:
     """Every solution of ``model``: by the hole sums where they pay, else by subproblems."""
     if uses_hole_sums(model, engine):
-        return _count_hole_sums(model, workers, executor, job)
+        with _consistent(job):
+            return _count_hole_sums(model, workers, executor, job)
     return _count_subproblems(model, engine, workers, executor, job)
+
+
+@contextmanager
+def _consistent(job: _Job) -> Iterator[None]:
+    """Turn pieces that do not fit together (``ArithmeticError``) into a refused checkpoint.
+
+    A count whose seal was recomputed after an edit passes every check of one
+    piece; only the sum shows it. Without a checkpoint it is a bug: raised as is.
+    """
+    try:
+        yield
+    except ArithmeticError as error:
+        if job.journal is None:
+            raise
+        raise CheckpointError(
+            f"checkpoint {str(job.journal.path)!r} holds counts that are inconsistent "
+            f"with each other ({error}): it was edited or damaged; remove it to count afresh"
+        ) from None
 
 
 def _count_classes(
