@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from cpqueens.kernels.bits import popcount
 from cpqueens.kernels.jit import kernel
-from cpqueens.kernels.placements import _popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -30,7 +30,7 @@ def count_variant(allowed, toroidal, knight):
     """
     n = allowed.shape[0]
     if n == 1:
-        return np.int64(_popcount(allowed[0]))
+        return np.int64(popcount(allowed[0]))
     full = allowed[0] | ~allowed[0]
     if n < 64:
         full = (_ONE << np.uint64(n)) - _ONE
@@ -69,7 +69,7 @@ def count_variant(allowed, toroidal, knight):
                 taken |= ((above << _ONE) | (above >> _ONE)) & full
         nxt = allowed[row + 1] & ~taken
         if row + 1 == last:
-            total += _popcount(nxt)
+            total += popcount(nxt)
             continue
         if nxt == _ZERO:
             continue
