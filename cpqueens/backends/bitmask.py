@@ -364,8 +364,9 @@ def _flat_placements(
         col = start
         while col < n and not fits(row, col):
             col += 1
-            if deadline is not None and not col & DEADLINE_STEPS:
-                deadline.check()  # a row of a wide board can take a million looks
+            steps += 1  # a row of a wide board can take a million looks: each one counts
+            if deadline is not None and not steps & DEADLINE_STEPS:
+                deadline.check()
         if col == n:  # this row is exhausted: back to the row above, past its queen
             row -= 1
             if row >= 0:

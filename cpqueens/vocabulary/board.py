@@ -160,7 +160,7 @@ def _read_sized(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...
     if len(size) > len(str(MAX_N)):  # no board this wide: a grid row, or a size refused
         if must:
             raise ValueError(
-                f"line {number + 1}, column 1: the size line has {len(size)} digits: "
+                f"line {number}, column 1: the size line has {len(size)} digits: "
                 f"expected a board size of at most {MAX_N:,}"
             )
         return None
