@@ -31,7 +31,7 @@ from cpqueens.vocabulary.constraints import (
 from cpqueens.vocabulary.expressions import Condition, Variables
 from cpqueens.vocabulary.limits import (
     MAX_CONSTANT,
-    MAX_QUEENS,
+    MAX_WORK,
     check_queens,
     constants_beyond,
     no_room,
@@ -395,9 +395,9 @@ def model(
     for flag, name in ((toroidal, "toroidal"), (knight, "knight")):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
-    if (toroidal or knight) and isinstance(colours, int) and colours > MAX_QUEENS:
+    if (toroidal or knight) and isinstance(colours, int) and colours > MAX_WORK:
         raise ValueError(  # one variant constraint per colour: refused before they are built
-            f"colours must be at most {MAX_QUEENS:,} with toroidal or knight, got {colours:,}"
+            f"colours must be at most {MAX_WORK:,} with toroidal or knight, got {colours:,}"
         )
     first, others = _placed_by_colour(placed, board.n, colours)
     extra: list[Constraint] = [Placed(cells, colour) for colour, cells in others.items()]

@@ -238,9 +238,22 @@ def test_the_cli_refuses_an_absurd_size_in_one_line(tmp_path):
 
 
 def test_too_many_queens_are_refused_naming_them():
-    with pytest.raises(ValueError, match="places 2,000,000 queens: expected at most 1,000,000"):
-        cpqueens.model(2000, colours=1000)
-    assert cpqueens.model(1000, colours=1000).colours == 1000  # a million queens: fine
+    with pytest.raises(ValueError, match=r"colours=1,000 on a 1,000x1,000 board: expected n x"):
+        cpqueens.model(1000, colours=1000)  # a billion checks of one queen against another
+    assert cpqueens.model(1000, colours=100).colours == 100  # n x colours² = 10**7: fine
+
+
+@pytest.mark.parametrize(("backend", "widest"), [("cpsat", 1000), ("python-constraint", 300)])
+def test_a_backend_refuses_a_board_it_cannot_build_within_a_limit(backend, widest):
+    assert cpqueens.model(widest).engine(backend) == backend
+    for verb in ("first", "exists", "count"):
+        with pytest.raises(ValueError, match=f"backend '{backend}' takes boards of at most"):
+            getattr(cpqueens.model(widest + 1), verb)(backend, time_limit=1)
+    with pytest.raises(ValueError, match="use backend 'auto'"):
+        cpqueens.model(widest + 1).solutions(backend)
+    if backend == "cpsat":
+        with pytest.raises(ValueError, match="backend 'cpsat' takes boards of at most 1,000"):
+            cpqueens.model(1001).find("cpsat")
 
 
 # ---- 3. more colours than columns: no solution, known at once ---------------------------------

@@ -60,6 +60,16 @@ def supports(backend: str, model: Model) -> bool:
     return all(isinstance(constraint, accepted) for constraint in model.constraints)
 
 
+def check_width(model: Model, backend: str) -> None:
+    """Refuse a board wider than ``backend`` prepares within a time limit (its ``MAX_N``)."""
+    widest = getattr(get(backend), "MAX_N", None)
+    if widest is not None and model.n > widest:
+        raise ValueError(
+            f"backend {backend!r} takes boards of at most {widest:,} columns (a time limit "
+            f"cannot bound building its model beyond), got n={model.n:,}: use backend 'auto'"
+        )
+
+
 def resolve(model: Model, backend: str = AUTO) -> str:
     """The backend that answers ``model``: ``backend`` itself, or the one "auto" picks.
 
@@ -69,6 +79,7 @@ def resolve(model: Model, backend: str = AUTO) -> str:
     """
     if backend != AUTO:
         get(backend)  # an unknown name lists the choices, a missing solver says what to install
+        check_width(model, backend)
         return backend
     if no_room(model.n, model.colours):  # no solution, known at once: any engine says so
         return next(name for name in PREFERENCE if is_installed(name))

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from cpqueens.backends import check_name, get, is_installed
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
+from cpqueens.strategies.planner import check_width
 from cpqueens.vocabulary import verify
 from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed
 from cpqueens.vocabulary.limits import no_room
@@ -79,6 +80,8 @@ def find(model: Model, backend: str = "auto", time_limit: float | None = None) -
     from cpqueens.tasks.count import check_time_limit
 
     backend = check_backend(backend)
+    if backend == "cpsat":
+        check_width(model, backend)
     limit = check_time_limit(time_limit)
     if no_room(model.n, model.colours):
         return None  # more colours than columns: no solution, known at once

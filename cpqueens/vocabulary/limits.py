@@ -15,8 +15,9 @@ from collections.abc import Iterator
 
 #: The widest board a model may have: every verb stays within its time limit up to here.
 MAX_N = 1_000_000
-#: The most queens (n times the colours, when they fit on the board) a model may place.
-MAX_QUEENS = 1_000_000
+#: The most work a model's queens may take: n rows times colours squared (each queen of a
+#: colour is checked against every other colour's, as the local search does).
+MAX_WORK = 10_000_000
 #: The largest magnitude a constant, or any part of a condition, may reach in ``where``:
 #: CP-SAT holds 64-bit integers, and sums of such parts must not overflow them.
 MAX_CONSTANT = 2**53
@@ -51,12 +52,13 @@ def check_queens(n: int, colours: int) -> None:
 
     A model with more colours than columns is fine: it plainly has no solution.
 
-    >>> check_queens(1000, 1000)
+    >>> check_queens(1000, 100)
     """
-    if not no_room(n, colours) and n * colours > MAX_QUEENS:
+    if not no_room(n, colours) and n * colours * colours > MAX_WORK:
         raise ValueError(
-            f"colours={colours:,} on a {n:,}x{n:,} board places {n * colours:,} queens: "
-            f"expected at most {MAX_QUEENS:,} queens in all (n times the colours)"
+            f"colours={colours:,} on a {n:,}x{n:,} board: expected n x colours² at most "
+            f"{MAX_WORK:,} (each of the {n * colours:,} queens meets every other colour), "
+            f"got {n * colours * colours:,}"
         )
 
 
