@@ -383,7 +383,7 @@ def test_a_checkpoint_that_is_no_path_is_named():
 
 DRIVER = """
 import cpqueens
-cpqueens.model(16, colours=1).count(workers=2, progress=False)
+cpqueens.model(19).count(workers=2, progress=False)  # pieces of seconds each, compiled
 """
 
 
