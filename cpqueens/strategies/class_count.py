@@ -277,7 +277,7 @@ class ClassKernels:
         """The arguments of :func:`count_piece` for the part."""
         n, blocked = model.n, model.board.blocked
         rows = symmetric_rows(n, blocked) if blocked else None
-        return ((n, part) if rows is None else (n, part, rows))
+        return (n, part) if rows is None else (n, part, rows)
 
     def total(self, model: Problem, parts: Sequence[Piece], counts: Sequence[int]) -> int:
         """Every solution: each class times its size."""
