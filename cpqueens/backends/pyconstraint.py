@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import constraint as pc
 
+from cpqueens.backends import Capabilities
 from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import unsupported
 from cpqueens.errors import IncompleteSearchError
@@ -29,6 +30,7 @@ from cpqueens.vocabulary.constraints import (
     Where,
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
+from cpqueens.vocabulary.geometry import transform
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -47,6 +49,9 @@ NAME = "python-constraint"
 #: The widest board whose domains (n values per row) python-constraint sets up within a
 #: time limit (n = 1,000: 2.7 s past a 1 s limit; 100,000: still building after 40 s).
 MAX_N = 300
+
+#: Splits by the mirror row; a constraint that checks the clock stops its search.
+CAPABILITIES = Capabilities(stops="checks")
 
 
 class RowOrderSolver(pc.OptimizedBacktrackingSolver):
@@ -253,8 +258,6 @@ def _add_symmetry_constraint(
     problem: pc.Problem, item: LexLeader | Invariant, n: int, colours: int
 ) -> None:
     """State a symmetry constraint: ``Invariant`` pairwise, ``LexLeader`` as one n-ary check."""
-    from cpqueens.strategies.symmetry import satisfies, transform
-
     if isinstance(item, Invariant):
         for colour in range(colours):
             for row in range(n):
@@ -275,7 +278,7 @@ def _add_symmetry_constraint(
 
     def leads(*values):
         by_colour = tuple(tuple(values[c * n : (c + 1) * n]) for c in range(colours))
-        return satisfies(by_colour, item, n)
+        return item.violation(by_colour, n) is None
 
     problem.addConstraint(pc.FunctionConstraint(leads), names)
 
