@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import Protocol, runtime_checkable
 
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
@@ -64,21 +65,12 @@ class ConstraintKind(Protocol):
 _OFFSET_TERMS = {0: "q{c}[r]", 1: "q{c}[r] + r", -1: "q{c}[r] - r"}
 
 
-#: From this many rows on, numpy checks that a line's values are distinct (a tenth of the time).
-NUMPY_FROM_N = 4096
-
-
 def _distinct(columns: Sequence[int], step: int) -> bool:
-    """Whether ``columns[r] + step * r`` differ for every row r."""
+    """Whether ``columns[r] + step * r`` differ for every row r, at C speed (no numpy here)."""
     n = len(columns)
-    if n >= NUMPY_FROM_N:
-        import numpy as np
-
-        values = np.asarray(columns, dtype=np.int64) + step * np.arange(n, dtype=np.int64)
-        seen = np.zeros(3 * n, dtype=np.bool_)  # the values lie in -n..2n: no sort needed
-        seen[values + n] = True
-        return int(np.count_nonzero(seen)) == n
-    return len({col + step * row for row, col in enumerate(columns)}) == n
+    if not step:
+        return len(set(columns)) == n
+    return len(set(map(add, columns, range(0, step * n, step)))) == n
 
 
 @dataclass(frozen=True)
