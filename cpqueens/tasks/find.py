@@ -87,7 +87,7 @@ def find(model: Problem, backend: str = "auto", time_limit: float | None = None)
     from cpqueens.tasks.count import check_time_limit
 
     backend = check_backend(backend)
-    if backend == "cpsat":
+    if backend != "auto":  # an engine's own search alone: as wide as it builds in time
         check_width(model, backend)
     limit = check_time_limit(time_limit)
     if no_room(model.n, model.colours):
