@@ -71,6 +71,16 @@ API_CALLS = [
     ("exists n=10**6", f"cpqueens.model(10**6).exists(time_limit={LIMIT})", "answer"),
     ("find n=10**6", f"cpqueens.model(10**6).find(time_limit={LIMIT})", "answer"),
     (
+        "exists placed n=10**6",
+        f"cpqueens.model(10**6, placed=[(5, 7)]).exists(time_limit={LIMIT})",
+        None,
+    ),
+    (
+        "find blocked n=10**6",
+        f"cpqueens.model(10**6, [(r, 0) for r in range(2000)]).find(time_limit={LIMIT})",
+        "limit",
+    ),
+    (
         "find blocked n=100000",
         f"cpqueens.model(100000, [(0, 0), (1, 2)]).find(time_limit={LIMIT})",
         None,

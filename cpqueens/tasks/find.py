@@ -20,8 +20,10 @@
 
 from __future__ import annotations
 
+import threading
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cpqueens.backends import backends, capabilities, check_name, get, known
 from cpqueens.backends.bitmask import line_search
@@ -36,6 +38,9 @@ from cpqueens.vocabulary.solution import Solution
 if TYPE_CHECKING:
     from cpqueens.vocabulary.problem import Problem
 
+
+T = TypeVar("T")
+
 #: CP-SAT joins the race up to this board size (its model grows as n²; beyond, it cannot keep up).
 CPSAT_MAX_N = 2000
 #: The local search runs alone for this long per row before CP-SAT joins (seconds).
@@ -47,6 +52,9 @@ DFS_MAX_VARIABLES = 512
 CPSAT_WORKERS = 2
 #: How often (seconds) a wait looks again at the clock and at Ctrl-C.
 POLL = 0.05
+#: From this many queens on, the local search's start and steps run in a thread that the
+#: deadline does not wait for: a random start of a million rows takes seconds.
+BOUNDED_FROM_QUEENS = 20_000
 #: The constraints the construction and the local search understand.
 _LOCAL = (AllDifferent, Forbidden, Placed, Disjoint)
 
@@ -118,7 +126,12 @@ def _search(
         from cpqueens.kernels import mrv_search
         from cpqueens.kernels.local_search import Search
 
-        searcher = Search(model.n, model.colours, model.board.blocked, fixed)
+        searcher = _bounded(
+            lambda: Search(model.n, model.colours, model.board.blocked, fixed),
+            model,
+            deadline,
+            limit,
+        )
         if model.n <= mrv_search.MAX_N and model.n * model.colours <= DFS_MAX_VARIABLES:
             masks = mrv_search.allowed_masks(model.n, model.colours, model.board.blocked, fixed)
             dfs = mrv_search.Search(model.n, masks)
@@ -159,7 +172,7 @@ def _search(
                 if status == mrv_search.EXHAUSTED:
                     return None  # the complete search saw every branch
             if searcher is not None:
-                if searcher.step():
+                if _bounded(searcher.step, model, deadline, limit):
                     return searcher.solution()
             elif lines is None:
                 member.done.wait(POLL)  # type: ignore[union-attr]
@@ -178,6 +191,38 @@ def _search(
     finally:
         if member is not None:
             member.stop()
+
+
+def _bounded(
+    call: Callable[[], T], model: Problem, deadline: float | None, limit: float | None
+) -> T:
+    """``call()``, but on a wide board given up when ``deadline`` passes first.
+
+    The local search's kernels release the GIL, so ``call`` runs in a thread
+    while this one watches the clock: past the deadline it raises
+    ``IncompleteSearchError`` and leaves the thread to finish its piece alone
+    (its search is dropped). Small boards call directly: their pieces are short.
+    """
+    if deadline is None or model.n * model.colours < BOUNDED_FROM_QUEENS:
+        return call()
+    box: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            box.append((True, call()))
+        except BaseException as error:  # raised by the caller
+            box.append((False, error))
+
+    thread = threading.Thread(target=run, name="cpqueens-local-search", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(POLL)
+        if thread.is_alive() and time.monotonic() >= deadline:
+            _out_of_time(limit)
+    done, value = box[0]
+    if not done:
+        raise value
+    return value
 
 
 def _left(deadline: float | None) -> float | None:
