@@ -27,6 +27,10 @@ CALLS = {
     "solutions": "list(cpqueens.model({n}).solutions(time_limit={limit}))",
     "find": "cpqueens.model({n}).find(time_limit={limit})",
     "find (blocked)": "cpqueens.model({n}, blocked=[(0, 0), (1, 2)]).find(time_limit={limit})",
+    "find (2,000 rows blocked)": (
+        "cpqueens.model({n}, blocked=[(r, 0) for r in range(min({n}, 2000))])"
+        ".find(time_limit={limit})"
+    ),
     "first (cpsat)": "cpqueens.model({n}).first('cpsat', time_limit={limit})",
     "exists (placed)": "cpqueens.model({n}, placed=[(5, 7)]).exists(time_limit={limit})",
     "count (unique)": "cpqueens.model({n}).count(unique=True, time_limit={limit})",
