@@ -266,6 +266,18 @@ def test_a_backend_refuses_a_board_it_cannot_build_within_a_limit(backend, wides
             cpqueens.model(1001).find("cpsat")
 
 
+def test_a_wide_board_with_many_blocked_rows_is_refused_by_the_masks_not_allocated():
+    m = cpqueens.model(10**6, blocked=[(r, 0) for r in range(2000)])
+    began = time.monotonic()
+    with pytest.raises(ValueError, match=r"2,000 rows of 1,000,000-bit masks .*\(238 MiB"):
+        m.first(time_limit=1)
+    with pytest.raises(ValueError, match="at most 128 MiB"):
+        list(m.solutions(time_limit=1))
+    assert time.monotonic() - began < 1  # refused before a mask is built
+    with pytest.raises(ValueError, match="at most 128 MiB"):
+        m.count()  # in the process that counts the board whole: a worker's error, as raised
+
+
 # ---- 3. more colours than columns: no solution, known at once ---------------------------------
 
 

@@ -95,8 +95,21 @@ class Plan:
 
 
 def compile_plan(model) -> Plan:
-    """Translate ``model.constraints`` into per-colour, per-row allowed-column masks."""
+    """Translate ``model.constraints`` into per-colour, per-row allowed-column masks.
+
+    A row with a blocked cell or a placed queen gets its own n-bit mask per
+    colour: a wide board with many such rows is refused (``ValueError``)
+    before they are built, past ``MAX_MASK_BITS`` in all.
+    """
     n, colours = model.n, model.colours
+    if n > FLAT_MIN_N:
+        rows = {row for row, _ in model.board.blocked} | {row for row, _ in model.placed}
+        if len(rows) * colours * n > MAX_MASK_BITS:
+            raise ValueError(
+                f"the bitmask engine would hold {len(rows):,} rows of {n:,}-bit masks per colour "
+                f"for this board ({len(rows) * colours * n // 8 // 2**20:,} MiB; at most "
+                f"{MAX_MASK_BITS // 8 // 2**20} MiB): find() searches such a board without them"
+            )
     full = (1 << n) - 1
     allowed = [[full] * n for _ in range(colours)]
     offsets: list[set[int]] = [set() for _ in range(colours)]
@@ -257,6 +270,9 @@ def placements(
 DEADLINE_STEPS = (1 << 12) - 1
 
 
+#: The most bits of per-row masks a plan of a wide board may hold (128 MiB): a row with a
+#: blocked cell holds n bits per colour, so 10**4 such rows of a 10**6 board took 1.4 GB.
+MAX_MASK_BITS = 2**30
 #: From this many columns on, the DFS keeps one flag per line instead of n-bit
 #: masks per row: a row's masks cost n/8 bytes each, so a deep search on a huge
 #: board would hold gigabytes (n = 10**6: 500 KB per row), the flags n bytes.
