@@ -30,7 +30,7 @@ from cpqueens.vocabulary.constraints import (
     Placed,
     Toroidal,
 )
-from cpqueens.vocabulary.limits import MAX_WORK, no_room
+from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS, no_room
 from cpqueens.vocabulary.problem import Problem
 from cpqueens.vocabulary.solution import Solution
 
@@ -259,9 +259,10 @@ def model(
     for flag, name in ((toroidal, "toroidal"), (knight, "knight")):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
-    if (toroidal or knight) and isinstance(colours, int) and colours > MAX_WORK:
+    if (toroidal or knight) and isinstance(colours, int) and colours > MAX_VARIANT_COLOURS:
         raise ValueError(  # one variant constraint per colour: refused before they are built
-            f"colours must be at most {MAX_WORK:,} with toroidal or knight, got {colours:,}"
+            f"colours must be at most {MAX_VARIANT_COLOURS:,} with toroidal or knight, "
+            f"got {colours:,}"
         )
     first, others = _placed_by_colour(placed, board.n, colours)
     extra: list[Constraint] = [Placed(cells, colour) for colour, cells in others.items()]

@@ -295,6 +295,9 @@ def test_more_colours_than_columns_answer_at_once(tmp_path):
         == 0
         == cpqueens.model(8, colours=9).count("python-constraint")
     )
+    assert cpqueens.model(8, colours=9, toroidal=True).count() == 0
+    with pytest.raises(ValueError, match="colours must be at most 10,000 with toroidal or knight"):
+        cpqueens.model(8, colours=10**8, knight=True)
     assert cli(tmp_path, "count", "8", "--colours", "99999999", "--time-limit", "0.5") == (
         0,
         "0\n",

@@ -18,6 +18,9 @@ MAX_N = 1_000_000
 #: The most work a model's queens may take: n rows times colours squared (each queen of a
 #: colour is checked against every other colour's, as the local search does).
 MAX_WORK = 10_000_000
+#: The most colours of a toroidal or superqueens model (one variant constraint per colour;
+#: more colours than columns has no solution, but each constraint is still an object).
+MAX_VARIANT_COLOURS = 10_000
 #: The largest magnitude a constant, or any part of a condition, may reach in ``where``:
 #: CP-SAT holds 64-bit integers, and sums of such parts must not overflow them.
 MAX_CONSTANT = 2**53
