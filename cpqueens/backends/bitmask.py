@@ -490,12 +490,17 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
     """
     plan = compile_plan(model)
     deadline = None if time_limit is None else Deadline(time_limit)
+    found_all = _nested(plan, (), deadline)
+    if compiled_conditions(plan):
+        from cpqueens.backends import conditions
+
+        found_all = ((columns,) for columns in conditions.solutions(plan, deadline))
     if not plan.symmetric:
-        yield from _nested(plan, (), deadline)
+        yield from found_all
         return
     from cpqueens.strategies.symmetry import satisfies
 
-    for found in _nested(plan, (), deadline):
+    for found in found_all:
         if all(satisfies(found, constraint, plan.n) for constraint in plan.symmetric):
             yield found
 
@@ -524,6 +529,21 @@ def _wants_native(plan: Plan) -> bool:
         return True
     rows = sum(1 for mask in plan.allowed[0] if mask & (mask - 1))  # rows with a choice
     return rows >= NATIVE_MIN_ROWS - (3 if len(plan.allowed) > 1 else 0)
+
+
+def compiled_conditions(plan: Plan) -> bool:
+    """Whether ``plan``'s conditions run in the compiled DFS (``cpqueens.kernels.conditions``).
+
+    One colour on at most 64 columns with conditions on two rows or more, big
+    enough to pay for loading numba (or numba's kernel is loaded already).
+    """
+    from cpqueens.backends.conditions import fits
+
+    if not plan.checks or not fits(plan):
+        return False
+    if "cpqueens.kernels.conditions" in sys.modules:
+        return True
+    return sum(1 for mask in plan.allowed[0] if mask & (mask - 1)) >= NATIVE_MIN_ROWS
 
 
 def _native_count(plan: Plan, earlier: tuple[tuple[int, ...], ...] = ()) -> int:
@@ -585,6 +605,10 @@ def count(model) -> int:
     plan = compile_plan(model)
     if plan.symmetric:
         return sum(1 for _ in solutions(model))
+    if compiled_conditions(plan):
+        from cpqueens.backends import conditions
+
+        return conditions.count(plan)
     if _wants_native(plan):
         return _native_count(plan)
     return _python_count(plan)

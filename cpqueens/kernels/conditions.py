@@ -1,0 +1,216 @@
+"""One compiled DFS for every model with user conditions: tables and postfix programs as data.
+
+A user's conditions reach this kernel as arrays, never as code, so numba
+compiles it once (cached on disk) and a fresh model pays no compile time:
+
+- **pair tables**: a condition on exactly two rows i < j is a table
+  ``tables[p, col_i]``, the mask of row j's columns that meet it once row i's
+  queen stands on ``col_i``. Row j's free cells are cut by it when the search
+  enters row j, and when row i's queen is placed the table is checked against
+  row j's allowed columns still free (a queen that leaves row j no column is
+  refused at once). ``all_different`` over one-row terms arrives as its pairs.
+- **programs**: any other condition (three rows or more) is a postfix program
+  of (opcode, argument) pairs run on a small stack at the row of its last
+  variable; ``ASSERT`` pops a truth value and refuses the queen if it is 0.
+
+The search is the row / ld / rd bitmask DFS (lowest column first, so the
+solutions come in lexicographic order) on one colour's allowed masks
+(``numpy.uint64``, n <= 64). Its state lives in caller-owned arrays, so a
+call can stop after ``limit`` solutions or ``budget`` steps and the next call
+goes on where it stopped: solutions are listed in chunks and a deadline is
+checked between them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cpqueens.kernels.bits import lowest_index, popcount
+from cpqueens.kernels.jit import kernel
+
+# The opcodes of a condition program; the argument column is used by CONST, VAR, AND,
+# OR and DISTINCT (a constant, a row, how many values to pop).
+CONST, VAR, ADD, SUB, NEG, MUL, ABS, MOD = 0, 1, 2, 3, 4, 5, 6, 7
+EQ, NE, LT, LE, GT, GE = 8, 9, 10, 11, 12, 13
+AND, OR, NOT, DISTINCT, ASSERT = 14, 15, 16, 17, 18
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@kernel()
+def run_programs(code, lo, hi, queen, stack):
+    """Whether every ASSERT of ``code[lo:hi]`` holds with ``queen[r]`` the column of row r."""
+    top = 0
+    for i in range(lo, hi):
+        op = code[i, 0]
+        arg = code[i, 1]
+        if op == CONST:
+            stack[top] = arg
+            top += 1
+        elif op == VAR:
+            stack[top] = queen[arg]
+            top += 1
+        elif op == NEG:
+            stack[top - 1] = -stack[top - 1]
+        elif op == ABS:
+            if stack[top - 1] < 0:
+                stack[top - 1] = -stack[top - 1]
+        elif op == NOT:
+            stack[top - 1] = 1 if stack[top - 1] == 0 else 0
+        elif op == ASSERT:
+            top -= 1
+            if stack[top] == 0:
+                return False
+        elif op == AND or op == OR:
+            result = 1 if op == AND else 0
+            for k in range(top - arg, top):
+                if op == AND and stack[k] == 0:
+                    result = 0
+                if op == OR and stack[k] != 0:
+                    result = 1
+            top -= arg
+            stack[top] = result
+            top += 1
+        elif op == DISTINCT:
+            result = 1
+            for k in range(top - arg, top):
+                for m in range(k + 1, top):
+                    if stack[k] == stack[m]:
+                        result = 0
+            top -= arg
+            stack[top] = result
+            top += 1
+        else:
+            top -= 1
+            b = stack[top]
+            a = stack[top - 1]
+            if op == ADD:
+                value = a + b
+            elif op == SUB:
+                value = a - b
+            elif op == MUL:
+                value = a * b
+            elif op == MOD:
+                value = a % b
+                if value < 0:  # Python's sign rule (the modulus is positive)
+                    value += b
+            elif op == EQ:
+                value = 1 if a == b else 0
+            elif op == NE:
+                value = 1 if a != b else 0
+            elif op == LT:
+                value = 1 if a < b else 0
+            elif op == LE:
+                value = 1 if a <= b else 0
+            elif op == GT:
+                value = 1 if a > b else 0
+            else:
+                value = 1 if a >= b else 0
+            stack[top - 1] = value
+    return True
+
+
+@kernel()
+def search(
+    allowed,
+    pair_source,
+    pair_target,
+    pair_start,
+    forward,
+    forward_start,
+    tables,
+    code,
+    code_start,
+    stack,
+    free,
+    cols,
+    ld,
+    rd,
+    queen,
+    meta,
+    out,
+    limit,
+    budget,
+):
+    """Go on with the DFS held in the state arrays; return the solutions found by this call.
+
+    ``pair_start[j]..pair_start[j+1]`` are the pairs whose target is row j
+    (sorted so), ``tables[p, c]`` the columns of row ``pair_target[p]`` allowed
+    with row ``pair_source[p]``'s queen on c; ``forward[forward_start[i]..]``
+    the pairs whose source is row i. ``code_start[r]..code_start[r+1]`` is the
+    program checked at row r. ``meta[0]`` is the row being searched (-1: the
+    search is over), ``meta[1]`` 0 before the first call. With ``out`` of
+    shape (0, n) the call counts (the last row by popcount where it can),
+    else it writes each solution's columns into ``out`` and stops after
+    ``limit`` of them. It also stops after ``budget`` placements, so that the
+    caller can look at a clock.
+    """
+    n = allowed.shape[0]
+    last = n - 1
+    counting = out.shape[0] == 0
+    full = allowed[0] | ~allowed[0]
+    if n < 64:
+        full = (_ONE << np.uint64(n)) - _ONE
+    found = np.int64(0)
+    if meta[1] == 0:
+        meta[1] = 1
+        meta[0] = 0
+        free[0] = allowed[0]
+        cols[0] = _ZERO
+        ld[0] = _ZERO
+        rd[0] = _ZERO
+    row = meta[0]
+    last_programs = code_start[last] < code_start[n]
+    steps = 0
+    while row >= 0:
+        f = free[row]
+        if f == _ZERO:
+            row -= 1
+            continue
+        if steps >= budget:
+            meta[0] = row
+            return found
+        steps += 1
+        bit = f & (~f + _ONE)
+        free[row] = f ^ bit
+        col = np.int64(lowest_index(bit))
+        queen[row] = col
+        if code_start[row] < code_start[row + 1]:
+            if not run_programs(code, code_start[row], code_start[row + 1], queen, stack):
+                continue
+        c = cols[row] | bit
+        dead = False
+        for k in range(forward_start[row], forward_start[row + 1]):
+            p = forward[k]
+            if tables[p, col] & allowed[pair_target[p]] & ~c == _ZERO:
+                dead = True
+                break
+        if dead:
+            continue
+        if row == last:
+            if not counting:
+                for r in range(n):
+                    out[found, r] = queen[r]
+            found += 1
+            if not counting and found == limit:
+                meta[0] = row
+                return found
+            continue
+        d = ((ld[row] | bit) << _ONE) & full
+        a = (rd[row] | bit) >> _ONE
+        nxt = allowed[row + 1] & ~(c | d | a)
+        for p in range(pair_start[row + 1], pair_start[row + 2]):
+            nxt &= tables[p, queen[pair_source[p]]]
+        if nxt == _ZERO:
+            continue
+        if counting and row + 1 == last and not last_programs:
+            found += np.int64(popcount(nxt))
+            continue
+        row += 1
+        free[row] = nxt
+        cols[row] = c
+        ld[row] = d
+        rd[row] = a
+    meta[0] = -1
+    return found
