@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.kernels.bits import lowest_index, popcount
+from cpqueens.kernels.bits import live, lowest_index, popcount
 from cpqueens.kernels.jit import kernel
 
 # The opcodes of a condition program; the argument column is used by CONST, VAR, AND,
@@ -202,6 +202,8 @@ def search(
         nxt = allowed[row + 1] & ~(c | d | a)
         for p in range(pair_start[row + 1], pair_start[row + 2]):
             nxt &= tables[p, queen[pair_source[p]]]
+        if row + 2 <= last:  # look-ahead: no queen that leaves the row after next no cell
+            nxt = live(nxt, allowed[row + 2] & ~(c | (d << _ONE) | (a >> _ONE)))
         if nxt == _ZERO:
             continue
         if counting and row + 1 == last and not last_programs:
