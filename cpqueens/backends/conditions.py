@@ -18,16 +18,14 @@ fresh model pays no numba compile time.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from cpqueens.vocabulary.expressions import (
-    CondNode,
     Comparison,
+    CondNode,
     Distinct,
-    IntNode,
     Logic,
     Node,
     Operator,
@@ -178,7 +176,7 @@ def program(node: Node, code: list[tuple[int, int]]) -> int:
 
 @dataclass(frozen=True)
 class Compiled:
-    """A one-colour plan with its conditions as the kernel's arrays (see the kernel's ``search``)."""
+    """A one-colour plan with its conditions as the kernel's arrays (see ``search`` there)."""
 
     n: int
     allowed: Any
@@ -220,7 +218,9 @@ def compile_conditions(plan: Any) -> Compiled:
             elif len(rows) == 2:
                 values = np.broadcast_to(table(part, n, rows), (n, n))
                 weights = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
-                masks = np.where(values, weights[None, :], np.uint64(0)).sum(axis=1, dtype=np.uint64)
+                masks = np.where(values, weights[None, :], np.uint64(0)).sum(
+                    axis=1, dtype=np.uint64
+                )
                 pairs.append((rows[1], rows[0], len(tables)))
                 tables.append([int(mask) for mask in masks])
             else:
@@ -333,10 +333,3 @@ def solutions(plan: Any, deadline: Any = None) -> Iterator[tuple[int, ...]]:
         if deadline is not None:
             deadline.check()
         limit = min(CHUNK, limit * 4)  # the first solution at once, then larger chunks
-
-
-def timed(plan: Any) -> tuple[int, float]:
-    """The count of ``plan`` and its seconds (for benchmarks)."""
-    start = time.perf_counter()
-    total = count(plan)
-    return total, time.perf_counter() - start
