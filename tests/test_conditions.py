@@ -1,0 +1,117 @@
+"""Conditions in the compiled DFS (issue 22): against the oracle, CP-SAT and published counts."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cpqueens
+from cpqueens.backends import bitmask, conditions
+from tests import oracle
+from tests.test_expressions import build, condition_trees
+
+pytest.importorskip("numba")
+import cpqueens.kernels.conditions  # loaded: bitmask takes the kernel at any size
+
+
+@st.composite
+def one_colour_models(draw):
+    n = draw(st.integers(1, 7))
+    cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    blocked = draw(st.lists(cells, max_size=2))
+    placed = draw(st.lists(cells, max_size=1))
+    trees = draw(st.lists(condition_trees(n, 1), min_size=1, max_size=3))
+    return n, blocked, placed, trees
+
+
+@settings(max_examples=150, deadline=None)
+@given(one_colour_models())
+def test_the_kernel_agrees_with_the_oracle_on_random_conditions(drawn):
+    n, blocked, placed, trees = drawn
+    base = cpqueens.model(n, blocked, placed=placed)
+    m = base.where(*(build(tree, lambda c, r: base.q[r], True) for tree in trees))
+    expected = [
+        s[0]
+        for s in oracle.solutions(n, blocked, placed)
+        if all(build(tree, lambda c, r, s=s: s[c][r], False) for tree in trees)
+    ]
+    plan = bitmask.compile_plan(m)
+    assert conditions.fits(plan)
+    assert conditions.count(plan) == len(expected)
+    assert list(conditions.solutions(plan)) == expected
+    if plan.checks:
+        assert bitmask.compiled_conditions(plan)
+    assert m.count("bitmask") == len(expected)
+    first = m.first("bitmask")
+    assert (first.columns if first else None) == (expected[0] if expected else None)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_kernel_agrees_with_cpsat_on_random_three_row_conditions(seed):
+    import random
+
+    rng = random.Random(seed)
+    n = 9
+    m = cpqueens.model(n)
+    q = m.q
+    a, b, c = rng.sample(range(n), 3)
+    k = rng.randint(2, 5)
+    narrowed = m.where((q[a] + 2 * q[b] - q[c]) % k == rng.randrange(k), abs(q[a] - q[c]) > 1)
+    plan = bitmask.compile_plan(narrowed)
+    assert conditions.compile_conditions(plan).programs > 0  # a postfix program, not a table
+    assert narrowed.count("bitmask") == narrowed.count("cpsat")
+
+
+# The issue's table at n = 13 (CP-SAT counted the first, 36,856, too).
+@pytest.mark.parametrize(
+    ("make", "expected"),
+    [
+        (lambda q, n: q[0] < q[n - 1], 36_856),
+        (lambda q, n: abs(q[0] - q[1]) > 2, 60_468),
+        (lambda q, n: cpqueens.all_different(q[r] + 2 * r for r in range(n)), 4_209),
+        (lambda q, n: (q[3] + q[4]) % 3 == 0, 23_862),
+    ],
+)
+def test_the_issues_conditions_at_13_on_the_kernel(make, expected):
+    m = cpqueens.model(13)
+    narrowed = m.where(make(m.q, 13))
+    plan = bitmask.compile_plan(narrowed)
+    assert bitmask.compiled_conditions(plan)
+    assert conditions.compile_conditions(plan).programs == 0  # pair tables only
+    assert bitmask.count(narrowed) == expected
+
+
+def test_half_the_solutions_have_the_first_queen_left_of_the_last():
+    # q[0] == q[n-1] is impossible and the mirror swaps < and >: exactly half of A000170(12).
+    m = cpqueens.model(12)
+    assert bitmask.count(m.where(m.q[0] < m.q[11])) == 14_200 // 2
+
+
+def test_solutions_come_in_order_across_chunks(monkeypatch):
+    monkeypatch.setattr(conditions, "CHUNK", 3)
+    monkeypatch.setattr(conditions, "BUDGET", 5)
+    m = cpqueens.model(8)
+    narrowed = m.where(abs(m.q[0] - m.q[7]) != 3, (m.q[1] + m.q[2] + m.q[3]) % 2 == 0)
+    expected = [
+        s[0]
+        for s in oracle.solutions(8)
+        if abs(s[0][0] - s[0][7]) != 3 and (s[0][1] + s[0][2] + s[0][3]) % 2 == 0
+    ]
+    assert list(conditions.solutions(bitmask.compile_plan(narrowed))) == expected
+
+
+def test_a_passed_deadline_ends_the_listing():
+    from cpqueens.errors import IncompleteSearchError
+
+    m = cpqueens.model(12)
+    narrowed = m.where(m.q[0] < m.q[11])
+    with pytest.raises(IncompleteSearchError, match="time limit"):
+        list(narrowed.solutions("bitmask", time_limit=1e-9))
+
+
+def test_parallel_count_of_subproblems_uses_the_kernel():
+    m = cpqueens.model(12)
+    narrowed = m.where((m.q[2] + m.q[5] + m.q[9]) % 3 == 1)
+    expected = narrowed.count("cpsat")
+    assert narrowed.count("bitmask", workers=2) == expected
