@@ -73,15 +73,50 @@ def fits(plan: Any) -> bool:
     )
 
 
-def parts(node: CondNode) -> list[CondNode]:
+def shifts(node: CondNode, n: int) -> dict[int, int] | None:
+    """Row r's shift k_r - min k if ``node`` is ``all_different(q[r] + k_r, ...)`` on distinct rows.
+
+    None if it is not, or if its values would not fit a uint64 set.
+
+    >>> shifts(Distinct((Var(0, 0), Operator("+", (Var(0, 2), 3)))), 8)
+    {0: 0, 2: 3}
+    """
+    if not isinstance(node, Distinct) or len(node.args) < 2:
+        return None
+    found: dict[int, int] = {}
+    for arg in node.args:
+        if isinstance(arg, Var):
+            var, k = arg, 0
+        elif isinstance(arg, Operator) and arg.name in "+-" and len(arg.args) == 2:
+            a, b = arg.args
+            if isinstance(a, Var) and isinstance(b, int):
+                var, k = a, (b if arg.name == "+" else -b)
+            elif isinstance(b, Var) and isinstance(a, int) and arg.name == "+":
+                var, k = b, a
+            else:
+                return None
+        else:
+            return None
+        if var.row in found:
+            return None
+        found[var.row] = k
+    low = min(found.values())
+    if n + max(found.values()) - low > 64:
+        return None
+    return {row: k - low for row, k in found.items()}
+
+
+def parts(node: CondNode, n: int) -> list[CondNode]:
     """``node`` as conditions that all hold exactly when it does: ``&`` and ``all_different`` split.
 
-    >>> [str(p) for p in parts(Distinct((Var(0, 0), Var(0, 1), 2)))]
+    An ``all_different`` that is a shifted set (:func:`shifts`) stays whole.
+
+    >>> [str(p) for p in parts(Distinct((Var(0, 0), Var(0, 1), 2)), 8)]
     ['q0[0] != q0[1]', 'q0[0] != 2', 'q0[1] != 2']
     """
     if isinstance(node, Logic) and node.name == "and":
-        return [part for arg in node.args for part in parts(arg)]
-    if isinstance(node, Distinct):
+        return [part for arg in node.args for part in parts(arg, n)]
+    if isinstance(node, Distinct) and shifts(node, n) is None:
         args = node.args
         return [
             Comparison("!=", args[i], args[j])
@@ -188,6 +223,7 @@ class Compiled:
     tables: Any
     code: Any
     code_start: Any
+    shift: Any
     depth: int
 
     @property
@@ -205,9 +241,17 @@ def compile_conditions(plan: Any) -> Compiled:
     pairs: list[tuple[int, int, int]] = []  # (target, source, mask per source column)
     tables: list[list[int]] = []
     by_row: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    groups: list[dict[int, int]] = []
     depth = 1
     for _, condition in plan.checks:
-        for part in parts(condition):
+        split = []
+        for part in parts(condition, n):
+            group = shifts(part, n)
+            if group is not None:
+                groups.append(group)
+            else:
+                split.append(part)
+        for part in split:
             rows = tuple(row for _, row in reads(part))
             if not rows:
                 if not bool(table(part, n, ())):
@@ -239,6 +283,10 @@ def compile_conditions(plan: Any) -> Compiled:
     forward_start = np.searchsorted(pair_source[order], np.arange(n + 1)).astype(np.int64)
     flat = [step for row in by_row for step in row]
     code_start = np.cumsum([0] + [len(row) for row in by_row]).astype(np.int64)
+    shift = np.full((len(groups), n), -1, dtype=np.int64)
+    for g, group in enumerate(groups):
+        for row, k in group.items():
+            shift[g, row] = k
     return Compiled(
         n,
         np.array(allowed, dtype=np.uint64),
@@ -250,6 +298,7 @@ def compile_conditions(plan: Any) -> Compiled:
         table_array,
         np.array(flat, dtype=np.int64).reshape(len(flat), 2),
         code_start,
+        shift,
         depth,
     )
 
@@ -268,6 +317,7 @@ class _Search:
         self.ld = np.zeros(n, dtype=np.uint64)
         self.rd = np.zeros(n, dtype=np.uint64)
         self.queen = np.zeros(n, dtype=np.int64)
+        self.used = np.zeros((n, compiled.shift.shape[0]), dtype=np.uint64)
         self.meta = np.zeros(2, dtype=np.int64)
 
     @property
@@ -291,12 +341,14 @@ class _Search:
                 c.tables,
                 c.code,
                 c.code_start,
+                c.shift,
                 self.stack,
                 self.free,
                 self.cols,
                 self.ld,
                 self.rd,
                 self.queen,
+                self.used,
                 self.meta,
                 out,
                 limit,

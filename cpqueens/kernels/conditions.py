@@ -8,7 +8,10 @@ compiles it once (cached on disk) and a fresh model pays no compile time:
   queen stands on ``col_i``. Row j's free cells are cut by it when the search
   enters row j, and when row i's queen is placed the table is checked against
   row j's allowed columns still free (a queen that leaves row j no column is
-  refused at once). ``all_different`` over one-row terms arrives as its pairs.
+  refused at once). ``all_different`` over one-row terms arrives as its pairs,
+  unless each term is ``q[r] + k_r``: then it is a **shifted set**, a mask of
+  the values taken so far, read by each row shifted by its ``k_r`` (like a
+  diagonal: ``all_different(q[r] + r)`` is one).
 - **programs**: any other condition (three rows or more) is a postfix program
   of (opcode, argument) pairs run on a small stack at the row of its last
   variable; ``ASSERT`` pops a truth value and refuses the queen if it is 0.
@@ -122,12 +125,14 @@ def search(
     tables,
     code,
     code_start,
+    shift,
     stack,
     free,
     cols,
     ld,
     rd,
     queen,
+    used,
     meta,
     out,
     limit,
@@ -139,8 +144,10 @@ def search(
     (sorted so), ``tables[p, c]`` the columns of row ``pair_target[p]`` allowed
     with row ``pair_source[p]``'s queen on c; ``forward[forward_start[i]..]``
     the pairs whose source is row i. ``code_start[r]..code_start[r+1]`` is the
-    program checked at row r. ``meta[0]`` is the row being searched (-1: the
-    search is over), ``meta[1]`` 0 before the first call. With ``out`` of
+    program checked at row r. ``shift[g, r]`` is row r's place in shifted set
+    g (-1: none), ``used[r, g]`` the set's values taken above row r.
+    ``meta[0]`` is the row being searched (-1: the search is over),
+    ``meta[1]`` 0 before the first call. With ``out`` of
     shape (0, n) the call counts (the last row by popcount where it can),
     else it writes each solution's columns into ``out`` and stops after
     ``limit`` of them. It also stops after ``budget`` placements, so that the
@@ -158,6 +165,8 @@ def search(
         meta[0] = 0
         free[0] = allowed[0]
         cols[0] = _ZERO
+        for g in range(shift.shape[0]):
+            used[0, g] = _ZERO
         ld[0] = _ZERO
         rd[0] = _ZERO
     row = meta[0]
@@ -202,6 +211,13 @@ def search(
         nxt = allowed[row + 1] & ~(c | d | a)
         for p in range(pair_start[row + 1], pair_start[row + 2]):
             nxt &= tables[p, queen[pair_source[p]]]
+        for g in range(shift.shape[0]):
+            taken = used[row, g]
+            if shift[g, row] >= 0:
+                taken |= _ONE << np.uint64(col + shift[g, row])
+            used[row + 1, g] = taken
+            if shift[g, row + 1] >= 0:
+                nxt &= ~(taken >> np.uint64(shift[g, row + 1]))
         if row + 2 <= last:  # look-ahead: no queen that leaves the row after next no cell
             nxt = live(nxt, allowed[row + 2] & ~(c | (d << _ONE) | (a >> _ONE)))
         if nxt == _ZERO:
