@@ -243,6 +243,10 @@ class Model:
         from cpqueens.strategies.symmetry import leader
 
         symmetries = self.symmetries()
+        if unique and len(symmetries) > 1:
+            from cpqueens.strategies.declared import check_declared
+
+            check_declared(self, symmetries)  # a false keeps= raises, naming a counterexample
         source = self.with_constraints(leader(self)) if unique and len(symmetries) > 1 else self
         engine = get_backend(resolve(source, backend))
         found = engine.solutions(source, time_limit=time_limit)

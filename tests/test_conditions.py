@@ -115,3 +115,49 @@ def test_parallel_count_of_subproblems_uses_the_kernel():
     narrowed = m.where((m.q[2] + m.q[5] + m.q[9]) % 3 == 1)
     expected = narrowed.count("cpsat")
     assert narrowed.count("bitmask", workers=2) == expected
+
+
+def test_a_false_keeps_declaration_raises_with_a_counterexample():
+    from cpqueens.strategies.symmetry import image
+
+    m = cpqueens.model(13)
+    narrowed = m.where(m.q[0] < m.q[12], keeps=("flip",))
+    with pytest.raises(ValueError, match=r"not kept by flip .*keeps=\('flip',\)") as caught:
+        narrowed.count(unique=True)
+    columns = eval(str(caught.value).split("the solution ")[1].split(" meets")[0])
+    assert columns in set(oracle_like(m.where(m.q[0] < m.q[12])))
+    assert not image("flip", (columns,), 13)[0][0] < image("flip", (columns,), 13)[0][12]
+    with pytest.raises(ValueError, match="not kept by flip"):
+        narrowed.count()  # the split would use the flip too
+    with pytest.raises(ValueError, match="not kept by rot90"):
+        list(m.where(m.q[0] < m.q[12], keeps=("rot90",)).solutions(unique=True))
+
+
+def oracle_like(model):
+    return [s.columns for s in model.solutions("bitmask")]
+
+
+def classes(solutions, names, n):
+    from cpqueens.strategies.symmetry import canonical
+
+    return {canonical((s,), names, n) for s in solutions}
+
+
+@pytest.mark.parametrize("n", [8, 9])
+def test_a_true_rot180_declaration_gives_exact_counts(n):
+    m = cpqueens.model(n)
+    narrowed = m.where(m.q[0] < m.q[n - 1], keeps=("rot180",))
+    expected = [s[0] for s in oracle.solutions(n) if s[0][0] < s[0][n - 1]]
+    assert narrowed.count() == len(expected)
+    assert narrowed.count("cpsat") == len(expected)
+    assert narrowed.count(unique=True) == len(classes(expected, ("rot180",), n))
+
+
+def test_a_true_declaration_no_proof_reaches_is_checked_on_the_solutions():
+    # Every solution has its queens on distinct anti-diagonals, so all four turns keep this.
+    n = 8
+    m = cpqueens.model(n)
+    narrowed = m.where(cpqueens.all_different(m.q[r] + r for r in range(n)), keeps=("rot90",))
+    turns = ("rot90", "rot180", "rot270")
+    expected = [s[0] for s in oracle.solutions(n)]
+    assert narrowed.count(unique=True) == len(classes(expected, turns, n))

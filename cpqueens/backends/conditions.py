@@ -126,17 +126,18 @@ def parts(node: CondNode, n: int) -> list[CondNode]:
     return [node]
 
 
-def table(node: Node, n: int, rows: tuple[int, ...]) -> Any:
-    """``node``'s value for every column of each of ``rows`` (at most two), as a numpy array.
+def table(node: Node, n: int, rows: tuple[Any, ...]) -> Any:
+    """``node``'s value for every column of each of ``rows``, as a numpy array (n ** len(rows)).
 
-    Axis k is row ``rows[k]``'s column; ints follow Python's rules (``%`` too).
+    Axis k is the column of row ``rows[k]`` (a row of colour 0, or a (colour,
+    row) pair); ints follow Python's rules (``%`` too).
     """
     import numpy as np
 
     if isinstance(node, int):
         return np.int64(node)
     if isinstance(node, Var):
-        axis = rows.index(node.row)
+        axis = rows.index(node.row if node.row in rows else (node.colour, node.row))
         shape = [1] * len(rows)
         shape[axis] = n
         return np.arange(n, dtype=np.int64).reshape(shape)

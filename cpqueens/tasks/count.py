@@ -31,6 +31,7 @@ from cpqueens.execution.runner import run, run_serially
 from cpqueens.model import Model
 from cpqueens.strategies import burnside, class_count, hole_sums
 from cpqueens.strategies.class_count import Piece
+from cpqueens.strategies.declared import check_declared
 from cpqueens.strategies.planner import (
     AUTO,
     placed_as_holes,
@@ -187,6 +188,7 @@ def count(
         two, four, eight = _count_classes(model, workers, executor, job)
         return two + four + eight if unique else 2 * two + 4 * four + 8 * eight
     names = group(model)
+    check_declared(model, names)  # a false keeps= raises, naming a counterexample
     if unique and len(names) > 1:
         if burnside.fits(model, engine):
             return burnside.classes(
