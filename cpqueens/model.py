@@ -200,13 +200,22 @@ class Model:
             time_limit=time_limit,
         )
 
-    def engine(self, backend: BackendName = DEFAULT_BACKEND) -> str:
+    def engine(self, backend: BackendName = DEFAULT_BACKEND, *, path: bool = False) -> str:
         """The backend that answers for ``backend``: itself, or the one "auto" picks.
+
+        With ``path``, the way it counts too: which kernel, or the Python DFS and why.
 
         >>> model(8).engine()
         'bitmask'
+        >>> model(16).engine(path=True)
+        'bitmask: symmetry kernels'
         """
-        return resolve(self, backend)
+        engine = resolve(self, backend)
+        if not path:
+            return engine
+        from cpqueens.strategies.paths import path as describe
+
+        return describe(self, engine)
 
     def solutions(
         self,

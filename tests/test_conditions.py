@@ -161,3 +161,34 @@ def test_a_true_declaration_no_proof_reaches_is_checked_on_the_solutions():
     turns = ("rot90", "rot180", "rot270")
     expected = [s[0] for s in oracle.solutions(n)]
     assert narrowed.count(unique=True) == len(classes(expected, turns, n))
+
+
+def test_the_engine_names_the_path_that_answers():
+    m = cpqueens.model(16)
+    assert m.where(m.q[0] < m.q[15]).engine(path=True).startswith("bitmask: compiled conditions")
+    assert m.where(m.q[0] < m.q[15]).engine() == "bitmask"
+    two = cpqueens.model(14, colours=2)
+    assert "Python DFS" in two.where(two.q[0, 0] < two.q[1, 3]).engine(path=True)
+    assert m.engine("cpsat", path=True) == "cpsat"
+
+
+def test_cli_json_names_the_path(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(cpqueens.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-m", "cpqueens", "count", "12", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    report = json.loads(done.stdout)
+    assert report["count"] == 14_200
+    assert report["path"] == "bitmask: symmetry kernels"
