@@ -28,7 +28,7 @@ from cpqueens.vocabulary.constraints import (
     Toroidal,
     Where,
 )
-from cpqueens.vocabulary.expressions import Condition, Variables
+from cpqueens.vocabulary.expressions import Condition, Expression, Variables
 from cpqueens.vocabulary.solution import Solution
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits.
@@ -106,8 +106,12 @@ class Model:
         """
         return Variables(self.n, self.colours)
 
-    def where(self, *conditions: Condition, keeps: Iterable[str] = ()) -> Model:
+    def where(
+        self, *conditions: Condition | Iterable[Condition], keeps: Iterable[str] = ()
+    ) -> Model:
         """The same model narrowed by conditions built from ``q`` (a new, immutable model).
+
+        Each argument is a condition or an iterable of them (a list, a generator).
 
         ``keeps`` declares board symmetries that map every solution meeting the
         conditions to one meeting them too (``symmetries()`` is cut down to
@@ -120,7 +124,17 @@ class Model:
         """
         keeps = tuple(keeps) if not isinstance(keeps, str) else (keeps,)
         found: list[Constraint] = []
-        for condition in conditions:
+        flat = [
+            item
+            for argument in conditions
+            for item in (
+                argument
+                if not isinstance(argument, (Condition, Expression, str, bytes))
+                and isinstance(argument, Iterable)
+                else (argument,)
+            )
+        ]
+        for condition in flat:
             if not isinstance(condition, Condition):
                 raise TypeError(
                     f"where() takes conditions built from model.q (such as "

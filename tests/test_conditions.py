@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,7 +27,7 @@ def one_colour_models(draw):
     return n, blocked, placed, trees
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(one_colour_models())
 def test_the_kernel_agrees_with_the_oracle_on_random_conditions(drawn):
     n, blocked, placed, trees = drawn
@@ -45,6 +47,24 @@ def test_the_kernel_agrees_with_the_oracle_on_random_conditions(drawn):
     assert m.count("bitmask") == len(expected)
     first = m.first("bitmask")
     assert (first.columns if first else None) == (expected[0] if expected else None)
+
+
+@functools.cache
+def free_board(n):
+    return [s[0] for s in oracle.solutions(n)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(8, 9).flatmap(lambda n: st.tuples(st.just(n), condition_trees(n, 1))))
+def test_the_kernel_agrees_with_the_oracle_on_larger_boards(drawn):
+    # n >= 8: the unrolled last seven rows, when the conditions leave them alone
+    n, tree = drawn
+    m = cpqueens.model(n)
+    narrowed = m.where(build(tree, lambda c, r: m.q[r], True))
+    expected = [s for s in free_board(n) if build(tree, lambda c, r, s=s: s[r], False)]
+    plan = bitmask.compile_plan(narrowed)
+    assert conditions.count(plan) == len(expected)
+    assert list(conditions.solutions(plan)) == expected
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -78,7 +98,9 @@ def test_the_issues_conditions_at_13_on_the_kernel(make, expected):
     narrowed = m.where(make(m.q, 13))
     plan = bitmask.compile_plan(narrowed)
     assert bitmask.compiled_conditions(plan)
-    assert conditions.compile_conditions(plan).programs == 0  # pair tables only
+    compiled = conditions.compile_conditions(plan)
+    assert compiled.programs == 0  # pair tables and shifted sets only
+    assert compiled.tail == (compiled.shift.shape[0] == 0)  # all_different reads every row
     assert bitmask.count(narrowed) == expected
 
 
@@ -192,3 +214,97 @@ def test_cli_json_names_the_path(tmp_path):
     report = json.loads(done.stdout)
     assert report["count"] == 14_200
     assert report["path"] == "bitmask: symmetry kernels"
+
+
+# --- the richer language: lookups, membership, counting conditions ---------------------------
+
+
+@st.composite
+def language_models(draw):
+    n = draw(st.integers(4, 7))
+    regions = draw(
+        st.lists(st.lists(st.integers(0, n - 1), min_size=n, max_size=n), min_size=n, max_size=n)
+    )
+    rows = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+    members = draw(st.sets(st.integers(-1, n), max_size=n))
+    member_row = draw(st.integers(0, n - 1))
+    target = draw(st.integers(0, 3))
+    return n, regions, rows, members, member_row, target
+
+
+@settings(max_examples=25, deadline=None)
+@given(language_models())
+def test_lookups_membership_and_counts_agree_with_the_oracle_on_every_backend(drawn):
+    n, regions, rows, members, member_row, target = drawn
+    m = cpqueens.model(n)
+    q = m.q
+    narrowed = m.where(
+        cpqueens.all_different(cpqueens.table(regions[r])[q[r]] for r in rows),
+        q[member_row].isin(members) | (cpqueens.count_true(q[r] == r for r in range(n)) == target),
+    )
+
+    def holds(s):
+        return len({regions[r][s[r]] for r in rows}) == len(rows) and (
+            s[member_row] in members or sum(s[r] == r for r in range(n)) == target
+        )
+
+    expected = [s[0] for s in oracle.solutions(n) if holds(s[0])]
+    for backend in cpqueens.backends():
+        assert [s.columns for s in narrowed.solutions(backend)] == expected, backend
+    assert conditions.count(bitmask.compile_plan(narrowed)) == len(expected)
+
+
+def test_one_queen_per_region_is_one_line():
+    # A grid of n coloured regions: non-attacking queens, one per region, stated in one line.
+    regions = [
+        [0, 0, 1, 1, 1],
+        [0, 2, 2, 1, 1],
+        [3, 2, 2, 2, 1],
+        [3, 3, 4, 4, 4],
+        [3, 3, 4, 4, 4],
+    ]
+    n = 5
+    m = cpqueens.model(n)
+    narrowed = m.where(cpqueens.all_different(cpqueens.table(regions[r])[m.q[r]] for r in range(n)))
+    expected = [
+        s[0] for s in oracle.solutions(n) if len({regions[r][c] for r, c in enumerate(s[0])}) == n
+    ]
+    assert expected == [(0, 2, 4, 1, 3), (1, 4, 2, 0, 3), (2, 0, 3, 1, 4), (3, 0, 2, 4, 1)]
+    for backend in cpqueens.backends():
+        assert [s.columns for s in narrowed.solutions(backend)] == expected
+    assert narrowed.count() == len(expected)
+
+
+def test_conditions_count_as_0_or_1_in_sums():
+    m = cpqueens.model(6)
+    q = m.q
+    in_corner_columns = cpqueens.count_true((q[r] == 0) | (q[r] == 5) for r in range(6))
+    narrowed = m.where(in_corner_columns == 2, (q[0] > 2).as_int() + q[1] >= 3)
+    expected = [
+        s[0]
+        for s in oracle.solutions(6)
+        if sum(c in (0, 5) for c in s[0]) == 2 and (s[0][0] > 2) + s[0][1] >= 3
+    ]
+    assert expected
+    assert narrowed.count("cpsat") == narrowed.count("bitmask") == len(expected)
+
+
+def test_bad_lookups_and_memberships_are_refused():
+    m = cpqueens.model(6)
+    with pytest.raises(IndexError, match=r"takes values 0\.\.5, the table has entries 0\.\.2"):
+        cpqueens.table([1, 2, 3])[m.q[0]]
+    with pytest.raises(TypeError, match=r"expected ints, got 1\.5"):
+        cpqueens.table([1, 1.5])
+    with pytest.raises(ValueError, match="at least one value"):
+        cpqueens.table([])
+    with pytest.raises(TypeError, match=r"isin\(\) takes an iterable of ints"):
+        m.q[0].isin(3)
+    with pytest.raises(TypeError, match="count_true takes conditions, got 3"):
+        cpqueens.count_true([m.q[0] == 1, 3])
+
+
+def test_where_takes_any_iterable_of_conditions():
+    m = cpqueens.model(8)
+    narrowed = m.where(m.q[r] != r for r in range(8))
+    expected = [s for s in oracle.solutions(8) if all(s[0][r] != r for r in range(8))]
+    assert narrowed.count() == len(expected)

@@ -26,9 +26,11 @@ from cpqueens.vocabulary.expressions import (
     Comparison,
     CondNode,
     Distinct,
+    Element,
     Logic,
     Node,
     Operator,
+    Truth,
     Var,
     reads,
 )
@@ -56,7 +58,7 @@ _OPCODES = {
     ">": 12,
     ">=": 13,
 }
-_CONST, _VAR, _NOT, _AND, _OR, _DISTINCT, _ASSERT = 0, 1, 16, 14, 15, 17, 18
+_CONST, _VAR, _NOT, _AND, _OR, _DISTINCT, _ASSERT, _ELEMENT = 0, 1, 16, 14, 15, 17, 18, 19
 
 
 def fits(plan: Any) -> bool:
@@ -141,6 +143,10 @@ def table(node: Node, n: int, rows: tuple[Any, ...]) -> Any:
         shape = [1] * len(rows)
         shape[axis] = n
         return np.arange(n, dtype=np.int64).reshape(shape)
+    if isinstance(node, Element):
+        return np.asarray(node.values, dtype=np.int64)[table(node.index, n, rows)]
+    if isinstance(node, Truth):
+        return np.asarray(table(node.condition, n, rows), dtype=np.int64)
     if isinstance(node, Operator):
         args = [table(arg, n, rows) for arg in node.args]
         name = node.name
@@ -183,14 +189,24 @@ def table(node: Node, n: int, rows: tuple[Any, ...]) -> Any:
     raise TypeError(f"not an expression node: {node!r}")
 
 
-def program(node: Node, code: list[tuple[int, int]]) -> int:
-    """Append ``node``'s postfix code to ``code``; return the stack depth it needs."""
+def program(node: Node, code: list[tuple[int, int]], constants: list[int]) -> int:
+    """Append ``node``'s postfix code to ``code``; return the stack depth it needs.
+
+    A table looked up (``Element``) appends its values to ``constants``.
+    """
     if isinstance(node, int):
         code.append((_CONST, node))
         return 1
     if isinstance(node, Var):
         code.append((_VAR, node.row))
         return 1
+    if isinstance(node, Element):
+        depth = program(node.index, code, constants)
+        code.append((_ELEMENT, len(constants)))
+        constants.extend(node.values)
+        return depth
+    if isinstance(node, Truth):
+        return program(node.condition, code, constants)  # a condition leaves its 0 or 1
     if isinstance(node, Comparison):
         args: tuple[Node, ...] = (node.lhs, node.rhs)
         op, arg = _OPCODES[node.name], 0
@@ -205,7 +221,7 @@ def program(node: Node, code: list[tuple[int, int]]) -> int:
         raise TypeError(f"not an expression node: {node!r}")
     depth = 0
     for i, item in enumerate(args):
-        depth = max(depth, i + program(item, code))
+        depth = max(depth, i + program(item, code, constants))
     code.append((op, arg))
     return max(depth, 1)
 
@@ -225,7 +241,9 @@ class Compiled:
     code: Any
     code_start: Any
     shift: Any
+    constants: Any
     depth: int
+    tail: bool = False
 
     @property
     def programs(self) -> int:
@@ -243,6 +261,7 @@ def compile_conditions(plan: Any) -> Compiled:
     tables: list[list[int]] = []
     by_row: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     groups: list[dict[int, int]] = []
+    constants: list[int] = []
     depth = 1
     for _, condition in plan.checks:
         split = []
@@ -270,7 +289,7 @@ def compile_conditions(plan: Any) -> Compiled:
                 tables.append([int(mask) for mask in masks])
             else:
                 code: list[tuple[int, int]] = []
-                depth = max(depth, program(part, code))
+                depth = max(depth, program(part, code, constants))
                 code.append((_ASSERT, 0))
                 by_row[rows[-1]].extend(code)
     pairs.sort()
@@ -288,6 +307,17 @@ def compile_conditions(plan: Any) -> Compiled:
     for g, group in enumerate(groups):
         for row, k in group.items():
             shift[g, row] = k
+    # The last seven rows are counted unrolled when no condition reads them but pair
+    # tables cutting the last row from rows above them (and row n - 7's own cuts).
+    start = n - 7
+    tail = (
+        n >= 8
+        and not (shift[:, start:] >= 0).any()
+        and code_start[n] == code_start[start]
+        and pair_start[n - 1] == pair_start[start + 1]
+        and all(source < start for source in pair_source[pair_start[n - 1] :])
+        and forward_start[n] == forward_start[start]
+    )
     return Compiled(
         n,
         np.array(allowed, dtype=np.uint64),
@@ -300,7 +330,9 @@ def compile_conditions(plan: Any) -> Compiled:
         np.array(flat, dtype=np.int64).reshape(len(flat), 2),
         code_start,
         shift,
+        np.array(constants or [0], dtype=np.int64),
         depth,
+        bool(tail),
     )
 
 
@@ -343,6 +375,7 @@ class _Search:
                 c.code,
                 c.code_start,
                 c.shift,
+                c.constants,
                 self.stack,
                 self.free,
                 self.cols,
@@ -354,6 +387,7 @@ class _Search:
                 out,
                 limit,
                 budget,
+                c.tail,
             )
         )
 

@@ -32,17 +32,18 @@ from cpqueens.kernels.bits import live, lowest_index, popcount
 from cpqueens.kernels.jit import kernel
 
 # The opcodes of a condition program; the argument column is used by CONST, VAR, AND,
-# OR and DISTINCT (a constant, a row, how many values to pop).
+# OR and DISTINCT (a constant, a row, how many values to pop) and ELEMENT (where its
+# table starts in ``constants``: the top of the stack is replaced by the entry it indexes).
 CONST, VAR, ADD, SUB, NEG, MUL, ABS, MOD = 0, 1, 2, 3, 4, 5, 6, 7
 EQ, NE, LT, LE, GT, GE = 8, 9, 10, 11, 12, 13
-AND, OR, NOT, DISTINCT, ASSERT = 14, 15, 16, 17, 18
+AND, OR, NOT, DISTINCT, ASSERT, ELEMENT = 14, 15, 16, 17, 18, 19
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
 @kernel()
-def run_programs(code, lo, hi, queen, stack):
+def run_programs(code, lo, hi, queen, stack, constants):
     """Whether every ASSERT of ``code[lo:hi]`` holds with ``queen[r]`` the column of row r."""
     top = 0
     for i in range(lo, hi):
@@ -59,6 +60,8 @@ def run_programs(code, lo, hi, queen, stack):
         elif op == ABS:
             if stack[top - 1] < 0:
                 stack[top - 1] = -stack[top - 1]
+        elif op == ELEMENT:
+            stack[top - 1] = constants[arg + stack[top - 1]]
         elif op == NOT:
             stack[top - 1] = 1 if stack[top - 1] == 0 else 0
         elif op == ASSERT:
@@ -114,6 +117,59 @@ def run_programs(code, lo, hi, queen, stack):
     return True
 
 
+@kernel(inline="always")
+def tail_count(f0, c, d, a, row1, row2, row3, row4, row5, row6):
+    """The placements of a board's last seven rows: ``f0`` the free cells of the first.
+
+    ``c``, ``d``, ``a`` are the lines the queens above take from that row,
+    ``row1``..``row6`` the allowed cells of the six rows below it. Five nested
+    loops and a popcount, with the look-ahead from the third row on (as
+    ``placements.count_placements`` ends a board).
+    """
+    total = _ZERO
+    while f0 != _ZERO:
+        b0 = f0 & (~f0 + _ONE)
+        f0 ^= b0
+        c0 = c | b0
+        d0 = (d | b0) << _ONE
+        a0 = (a | b0) >> _ONE
+        f1 = row1 & ~(c0 | d0 | a0)
+        while f1 != _ZERO:
+            b1 = f1 & (~f1 + _ONE)
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << _ONE
+            a1 = (a0 | b1) >> _ONE
+            f2 = live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
+            while f2 != _ZERO:
+                b2 = f2 & (~f2 + _ONE)
+                f2 ^= b2
+                c2 = c1 | b2
+                d2 = (d1 | b2) << _ONE
+                a2 = (a1 | b2) >> _ONE
+                f3 = live(row3 & ~(c2 | d2 | a2), row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE)))
+                while f3 != _ZERO:
+                    b3 = f3 & (~f3 + _ONE)
+                    f3 ^= b3
+                    c3 = c2 | b3
+                    d3 = (d2 | b3) << _ONE
+                    a3 = (a2 | b3) >> _ONE
+                    f4 = live(row4 & ~(c3 | d3 | a3), row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE)))
+                    while f4 != _ZERO:
+                        b4 = f4 & (~f4 + _ONE)
+                        f4 ^= b4
+                        c4 = c3 | b4
+                        d4 = (d3 | b4) << _ONE
+                        a4 = (a3 | b4) >> _ONE
+                        total += popcount(
+                            live(
+                                row5 & ~(c4 | d4 | a4),
+                                row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
+                            )
+                        )
+    return np.int64(total)
+
+
 @kernel()
 def search(
     allowed,
@@ -126,6 +182,7 @@ def search(
     code,
     code_start,
     shift,
+    constants,
     stack,
     free,
     cols,
@@ -137,6 +194,7 @@ def search(
     out,
     limit,
     budget,
+    tail,
 ):
     """Go on with the DFS held in the state arrays; return the solutions found by this call.
 
@@ -151,7 +209,9 @@ def search(
     shape (0, n) the call counts (the last row by popcount where it can),
     else it writes each solution's columns into ``out`` and stops after
     ``limit`` of them. It also stops after ``budget`` placements, so that the
-    caller can look at a clock.
+    caller can look at a clock. ``tail`` true says that the last seven rows
+    hold no condition but pair tables cutting the last row from rows above
+    them: a count then ends each search there with :func:`tail_count`.
     """
     n = allowed.shape[0]
     last = n - 1
@@ -186,7 +246,9 @@ def search(
         col = np.int64(lowest_index(bit))
         queen[row] = col
         if code_start[row] < code_start[row + 1]:
-            if not run_programs(code, code_start[row], code_start[row + 1], queen, stack):
+            if not run_programs(
+                code, code_start[row], code_start[row + 1], queen, stack, constants
+            ):
                 continue
         c = cols[row] | bit
         dead = False
@@ -224,6 +286,23 @@ def search(
             continue
         if counting and row + 1 == last and not last_programs:
             found += np.int64(popcount(nxt))
+            continue
+        if counting and tail and row + 1 == last - 6:
+            final = allowed[last]
+            for p in range(pair_start[last], pair_start[last + 1]):
+                final &= tables[p, queen[pair_source[p]]]
+            found += tail_count(
+                nxt,
+                c,
+                d,
+                a,
+                allowed[last - 5],
+                allowed[last - 4],
+                allowed[last - 3],
+                allowed[last - 2],
+                allowed[last - 1],
+                final,
+            )
             continue
         row += 1
         free[row] = nxt

@@ -26,9 +26,11 @@ from cpqueens.vocabulary.expressions import (
     Comparison,
     CondNode,
     Distinct,
+    Element,
     Logic,
     Node,
     Operator,
+    Truth,
     Var,
     evaluate,
     reads,
@@ -61,6 +63,10 @@ def mapped(node: Node, name: str, n: int) -> Node:
         return Logic(node.name, tuple(mapped(arg, name, n) for arg in node.args))
     if isinstance(node, Distinct):
         return Distinct(tuple(mapped(arg, name, n) for arg in node.args))
+    if isinstance(node, Element):
+        return Element(node.values, mapped(node.index, name, n))
+    if isinstance(node, Truth):
+        return Truth(mapped(node.condition, name, n))
     raise TypeError(f"not an expression node: {node!r}")
 
 
