@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from cpqueens.backends import backends as installed_backends
 from cpqueens.backends import get as get_backend
@@ -340,6 +341,26 @@ class Model:
             found = ", ".join(f"{name}={value}" for name, value in counts.items())
             raise CrossCheckError(f"backends disagree on the count: {found}")
         return next(iter(counts.values()))
+
+    def to_cpsat(self) -> tuple[Any, list[list[Any]]]:
+        """The OR-Tools ``CpModel`` the cpsat backend solves, and its ``q[colour][row]`` variables.
+
+        >>> cp, q = model(6).to_cpsat()
+        >>> len(q), len(q[0])
+        (1, 6)
+        """
+        from cpqueens.backends.export import to_cpsat
+
+        return to_cpsat(self)
+
+    def to_cpmpy(self) -> tuple[Any, Any]:
+        """A ``cpmpy.Model`` of this model and its variables ``q`` (colours x n).
+
+        CPMpy is an optional extra: ``pip install 'cpqueens[cpmpy]'``.
+        """
+        from cpqueens.backends.export import to_cpmpy
+
+        return to_cpmpy(self)
 
     def __str__(self) -> str:
         head = f"Model: {self.n}x{self.n} board, {self.colours} colour(s) of {self.n} queens"

@@ -308,3 +308,54 @@ def test_where_takes_any_iterable_of_conditions():
     narrowed = m.where(m.q[r] != r for r in range(8))
     expected = [s for s in oracle.solutions(8) if all(s[0][r] != r for r in range(8))]
     assert narrowed.count() == len(expected)
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def solve_cpsat_export(m):
+    from ortools.sat.python import cp_model
+
+    cp, q = m.to_cpsat()
+    found = set()
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self):
+            found.add(tuple(tuple(self.value(v) for v in row) for row in q))
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.solve(cp, Collect())
+    return found
+
+
+def solve_cpmpy_export(m):
+    cpm, q = m.to_cpmpy()
+    found = set()
+    cpm.solveAll(display=lambda: found.add(tuple(tuple(int(v) for v in row) for row in q.value())))
+    return found
+
+
+@settings(max_examples=12, deadline=None)
+@given(one_colour_models(), st.booleans())
+def test_exports_solve_to_the_same_solutions_in_their_tools(drawn, toroidal):
+    pytest.importorskip("cpmpy")
+    n, blocked, placed, trees = drawn
+    base = cpqueens.model(n, blocked, placed=placed, toroidal=toroidal and not placed)
+    m = base.where(*(build(tree, lambda c, r: base.q[r], True) for tree in trees))
+    expected = {s.by_colour for s in m.solutions("bitmask")}
+    assert solve_cpsat_export(m) == expected
+    assert solve_cpmpy_export(m) == expected
+
+
+def test_exports_of_two_colours_knights_and_lookups():
+    pytest.importorskip("cpmpy")
+    m = cpqueens.model(5, colours=2)
+    narrowed = m.where(cpqueens.table([0, 1, 1, 0, 2])[m.q[0, 1]] == m.q[1, 0] % 3)
+    expected = {s.by_colour for s in narrowed.solutions("bitmask")}
+    assert len(expected) == narrowed.count("cpsat")
+    assert solve_cpsat_export(narrowed) == expected == solve_cpmpy_export(narrowed)
+    knights = cpqueens.model(10, knight=True)  # superqueens: 4 (OEIS A051223)
+    assert len(solve_cpmpy_export(knights)) == knights.count() == 4
+    torus = cpqueens.model(7, toroidal=True)  # 28 (OEIS A051906)
+    assert len(solve_cpmpy_export(torus)) == len(solve_cpsat_export(torus)) == 28
