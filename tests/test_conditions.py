@@ -359,3 +359,14 @@ def test_exports_of_two_colours_knights_and_lookups():
     assert len(solve_cpmpy_export(knights)) == knights.count() == 4
     torus = cpqueens.model(7, toroidal=True)  # 28 (OEIS A051906)
     assert len(solve_cpmpy_export(torus)) == len(solve_cpsat_export(torus)) == 28
+
+
+def test_find_builds_toroidal_queens_for_n_coprime_to_6():
+    n = 199
+    found = cpqueens.model(n, toroidal=True, colours=2).find(time_limit=30)
+    assert found is not None
+    for columns in found.by_colour:
+        assert sorted(columns) == list(range(n))
+        for sign in (1, -1):
+            assert len({(c + sign * r) % n for r, c in enumerate(columns)}) == n
+    assert all(a != b for a, b in zip(*found.by_colour, strict=True))
