@@ -140,7 +140,7 @@ def test_parallel_count_of_subproblems_uses_the_kernel():
 
 
 def test_a_false_keeps_declaration_raises_with_a_counterexample():
-    from cpqueens.strategies.symmetry import image
+    from cpqueens.vocabulary.geometry import image
 
     m = cpqueens.model(13)
     narrowed = m.where(m.q[0] < m.q[12], keeps=("flip",))
@@ -160,7 +160,7 @@ def oracle_like(model):
 
 
 def classes(solutions, names, n):
-    from cpqueens.strategies.symmetry import canonical
+    from cpqueens.vocabulary.geometry import canonical
 
     return {canonical((s,), names, n) for s in solutions}
 
@@ -187,11 +187,13 @@ def test_a_true_declaration_no_proof_reaches_is_checked_on_the_solutions():
 
 def test_the_engine_names_the_path_that_answers():
     m = cpqueens.model(16)
-    assert m.where(m.q[0] < m.q[15]).engine(path=True).startswith("bitmask: compiled conditions")
+    assert m.where(m.q[0] < m.q[15]).engine(path=True) == (
+        "bitmask: subproblems, each by the compiled conditions kernel"
+    )
     assert m.where(m.q[0] < m.q[15]).engine() == "bitmask"
     two = cpqueens.model(14, colours=2)
     assert "Python DFS" in two.where(two.q[0, 0] < two.q[1, 3]).engine(path=True)
-    assert m.engine("cpsat", path=True) == "cpsat"
+    assert m.engine("cpsat", path=True) == "cpsat: subproblems"
 
 
 def test_cli_json_names_the_path(tmp_path):
@@ -213,7 +215,7 @@ def test_cli_json_names_the_path(tmp_path):
     )
     report = json.loads(done.stdout)
     assert report["count"] == 14_200
-    assert report["path"] == "bitmask: symmetry kernels"
+    assert report["path"] == "bitmask: classes"
 
 
 # --- the richer language: lookups, membership, counting conditions ---------------------------

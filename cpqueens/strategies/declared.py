@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cpqueens.strategies.symmetry import AFFINE, group, image
+from cpqueens.strategies.symmetry import group
 from cpqueens.vocabulary.constraints import Where
 from cpqueens.vocabulary.expressions import (
     Comparison,
@@ -35,9 +35,10 @@ from cpqueens.vocabulary.expressions import (
     evaluate,
     reads,
 )
+from cpqueens.vocabulary.geometry import AFFINE, image
 
 if TYPE_CHECKING:
-    from cpqueens.model import Model
+    from cpqueens.vocabulary.problem import Problem as Model
 
 #: The most assignments of the rows a condition reads that the symbolic check evaluates.
 SYMBOLIC_CELLS = 1 << 20
