@@ -372,3 +372,20 @@ def test_find_builds_toroidal_queens_for_n_coprime_to_6():
         for sign in (1, -1):
             assert len({(c + sign * r) % n for r, c in enumerate(columns)}) == n
     assert all(a != b for a, b in zip(*found.by_colour, strict=True))
+
+
+def test_unique_counts_with_conditions_by_burnside_match_the_lex_leader():
+    from cpqueens.strategies import burnside
+
+    n = 9
+    m = cpqueens.model(n)
+    # no queen in a corner, which every turn keeps (a two-row part: a pair table)
+    corners = ~((m.q[0] == 0) | (m.q[0] == n - 1) | (m.q[n - 1] == 0) | (m.q[n - 1] == n - 1))
+    narrowed = m.where(corners, keeps=("rot90",))
+    assert narrowed.symmetries() == ("identity", "rot90", "rot180", "rot270")
+    assert burnside.fits(narrowed, "bitmask")
+    expected = [s for s in free_board(n) if not {s[0], s[n - 1]} & {0, n - 1}]
+    turns = ("rot90", "rot180", "rot270")
+    assert narrowed.count(unique=True) == len(classes(expected, turns, n))
+    # the lex-leader path on CP-SAT, an independent count of the same classes
+    assert narrowed.count("cpsat", unique=True) == len(classes(expected, turns, n))

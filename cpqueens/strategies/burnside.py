@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from cpqueens.backends import capabilities
 from cpqueens.backends.bitmask import compile_plan
 from cpqueens.strategies import class_count
+from cpqueens.vocabulary.constraints import Where
+from cpqueens.vocabulary.expressions import evaluate
 
 if TYPE_CHECKING:
     from cpqueens.vocabulary.problem import Problem
@@ -32,9 +34,17 @@ Columns = tuple[int, ...]
 def fits(model: Problem, backend: str) -> bool:
     """Whether :func:`classes` counts the classes of ``model``: in the kernels, no extra constraint.
 
-    The turned placements are searched on machine integers: n <= 31.
+    One colour may have user conditions (``Where``, their declared symmetries
+    checked first): the turned placements are listed and the conditions
+    evaluated on each. The turned placements are searched on machine
+    integers: n <= 31.
     """
-    return capabilities(backend).kernels and not model.extra and 2 <= model.n <= class_count.MAX_N
+    conditions = all(isinstance(c, Where) for c in model.extra) and model.colours == 1
+    return (
+        capabilities(backend).kernels
+        and (not model.extra or conditions)
+        and 2 <= model.n <= class_count.MAX_N
+    )
 
 
 def classes(model: Problem, names: Sequence[str], total: int) -> int:
@@ -71,6 +81,14 @@ def turn_fixed(model: Problem) -> tuple[int, int]:
     """
     n = model.n
     masks = compile_plan(model).allowed  # per colour; a placed queen's row is its cell alone
+    if model.colours == 1 and model.extra:  # conditions: each turned placement evaluated
+        wheres = [c for c in model.extra if isinstance(c, Where)]
+        kept = [
+            p
+            for p in half_turn_placements(n, masks[0])
+            if all(evaluate(w.condition, (p,)) for w in wheres)
+        ]
+        return len(kept), sum(1 for p in kept if is_quarter_turn_fixed(p))
     if model.colours == 1:
         return class_count.turn_fixed(n, masks[0])
     lists = [half_turn_placements(n, rows) for rows in masks]
