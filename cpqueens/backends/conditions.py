@@ -41,6 +41,8 @@ MAX_N = 64
 BUDGET = 1 << 22
 #: Solutions per kernel call while listing.
 CHUNK = 4096
+#: Up to this many pair tables, every placement looks ahead at the rows they cut.
+WATCH_MAX_PAIRS = 8
 
 _QUEEN_LINES = frozenset({0, 1, -1})
 
@@ -244,6 +246,7 @@ class Compiled:
     constants: Any
     depth: int
     tail: bool = False
+    watched: Any = None
 
     @property
     def programs(self) -> int:
@@ -318,6 +321,9 @@ def compile_conditions(plan: Any) -> Compiled:
         and all(source < start for source in pair_source[pair_start[n - 1] :])
         and forward_start[n] == forward_start[start]
     )
+    # Few pairs: every placement looks ahead at the rows they cut (they hold a cell).
+    targets = sorted(set(pair_target.tolist())) if len(pairs) <= WATCH_MAX_PAIRS else []
+    watched = np.array(targets, dtype=np.int64)
     return Compiled(
         n,
         np.array(allowed, dtype=np.uint64),
@@ -333,6 +339,7 @@ def compile_conditions(plan: Any) -> Compiled:
         np.array(constants or [0], dtype=np.int64),
         depth,
         bool(tail),
+        watched,
     )
 
 
@@ -388,6 +395,7 @@ class _Search:
                 limit,
                 budget,
                 c.tail,
+                c.watched,
             )
         )
 

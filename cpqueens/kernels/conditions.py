@@ -195,6 +195,7 @@ def search(
     limit,
     budget,
     tail,
+    watched,
 ):
     """Go on with the DFS held in the state arrays; return the solutions found by this call.
 
@@ -212,6 +213,9 @@ def search(
     caller can look at a clock. ``tail`` true says that the last seven rows
     hold no condition but pair tables cutting the last row from rows above
     them: a count then ends each search there with :func:`tail_count`.
+    ``watched`` lists the rows that pair tables cut (when there are few
+    pairs): each placement checks that every one of them below the next row
+    keeps a cell, with the lines taken and the cuts of the rows placed so far.
     """
     n = allowed.shape[0]
     last = n - 1
@@ -282,6 +286,22 @@ def search(
                 nxt &= ~(taken >> np.uint64(shift[g, row + 1]))
         if row + 2 <= last:  # look-ahead: no queen that leaves the row after next no cell
             nxt = live(nxt, allowed[row + 2] & ~(c | (d << _ONE) | (a >> _ONE)))
+        if nxt == _ZERO:
+            continue
+        for w in range(watched.shape[0]):
+            t = watched[w]
+            if t <= row + 1:
+                continue
+            k = np.uint64(t - row - 1)
+            ahead = allowed[t] & ~c
+            if k < np.uint64(64):
+                ahead &= ~((d << k) | (a >> k))
+            for p in range(pair_start[t], pair_start[t + 1]):
+                if pair_source[p] <= row:
+                    ahead &= tables[p, queen[pair_source[p]]]
+            if ahead == _ZERO:
+                nxt = _ZERO
+                break
         if nxt == _ZERO:
             continue
         if counting and row + 1 == last and not last_programs:
