@@ -99,7 +99,7 @@ def _row_masks(model: Problem) -> list[list[int]]:
     """Each colour's allowed columns per row (bit c: column c).
 
     The free cells, and a placed queen's row its cell alone (a model
-    :func:`fits` has no other constraint).
+    :func:`fits` has no other constraint but conditions, which are evaluated apart).
     """
     n = model.n
     rows = [(1 << n) - 1] * n
