@@ -18,7 +18,13 @@ from cpqueens.errors import (
 )
 from cpqueens.model import Model, model
 from cpqueens.vocabulary.board import Board
-from cpqueens.vocabulary.expressions import Condition, Expression, all_different
+from cpqueens.vocabulary.expressions import (
+    Condition,
+    Expression,
+    all_different,
+    count_true,
+    table,
+)
 from cpqueens.vocabulary.solution import Solution
 
 __version__ = "0.1.0"
@@ -40,5 +46,7 @@ __all__ = [
     "__version__",
     "all_different",
     "backends",
+    "count_true",
     "model",
+    "table",
 ]

@@ -320,6 +320,7 @@ def run_count(args: argparse.Namespace) -> int:
             "placed": [list(cell) for cell in model.placed]
             + [[*cell, c.colour] for c in model.extra if isinstance(c, Placed) for cell in c.cells],
             "backend": engine,
+            "path": model.engine(engine, path=True),
             "requested_backend": args.backend,
             "seconds": round(seconds, 6),
         }

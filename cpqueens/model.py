@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from cpqueens.backends import backends as installed_backends
 from cpqueens.backends import get as get_backend
@@ -99,13 +100,22 @@ class Model(Problem):
             time_limit=time_limit,
         )
 
-    def engine(self, backend: BackendName = DEFAULT_BACKEND) -> str:
+    def engine(self, backend: BackendName = DEFAULT_BACKEND, *, path: bool = False) -> str:
         """The backend that answers for ``backend``: itself, or the one "auto" picks.
+
+        With ``path``, the way it counts too: which kernel, or the Python DFS and why.
 
         >>> model(8).engine()
         'bitmask'
+        >>> model(16).engine(path=True)
+        'bitmask: classes'
         """
-        return resolve(self, backend)
+        engine = resolve(self, backend)
+        if not path:
+            return engine
+        from cpqueens.strategies.paths import path as describe
+
+        return describe(self, engine)
 
     def solutions(
         self,
@@ -140,6 +150,10 @@ class Model(Problem):
         if no_room(self.n, self.colours):
             return  # more colours than columns: no solution, known at once
         symmetries = self.symmetries()
+        if unique and len(symmetries) > 1:
+            from cpqueens.strategies.declared import check_declared
+
+            check_declared(self, symmetries)  # a false keeps= raises, naming a counterexample
         source = self.with_constraints(leader(self)) if unique and len(symmetries) > 1 else self
         engine = get_backend(resolve(source, backend))
         found = engine.solutions(source, time_limit=time_limit)
@@ -194,6 +208,26 @@ class Model(Problem):
         True
         """
         return find_task.find(self, backend, time_limit)
+
+    def to_cpsat(self) -> tuple[Any, list[list[Any]]]:
+        """The OR-Tools ``CpModel`` the cpsat backend solves, and its ``q[colour][row]`` variables.
+
+        >>> cp, q = model(6).to_cpsat()
+        >>> len(q), len(q[0])
+        (1, 6)
+        """
+        from cpqueens.backends.export import to_cpsat
+
+        return to_cpsat(self)
+
+    def to_cpmpy(self) -> tuple[Any, Any]:
+        """A ``cpmpy.Model`` of this model and its variables ``q`` (colours x n).
+
+        CPMpy is an optional extra: ``pip install 'cpqueens[cpmpy]'``.
+        """
+        from cpqueens.backends.export import to_cpmpy
+
+        return to_cpmpy(self)
 
     def cross_check(self) -> int:
         """Count with every installed backend; return the count, or raise if any two disagree."""

@@ -495,11 +495,16 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
     """
     plan = compile_plan(model)
     deadline = None if time_limit is None else Deadline(time_limit)
+    found_all = _nested(plan, (), deadline)
+    if compiled_conditions(plan):
+        from cpqueens.backends import conditions
+
+        found_all = ((columns,) for columns in conditions.solutions(plan, deadline))
     if not plan.symmetric:
-        yield from _nested(plan, (), deadline)
+        yield from found_all
         return
 
-    for found in _nested(plan, (), deadline):
+    for found in found_all:
         if all(constraint.violation(found, plan.n) is None for constraint in plan.symmetric):
             yield found
 
@@ -523,6 +528,42 @@ def wants_native(plan: Plan) -> bool:
         return True
     rows = sum(1 for mask in plan.allowed[0] if mask & (mask - 1))  # rows with a choice
     return rows >= NATIVE_MIN_ROWS - (3 if len(plan.allowed) > 1 else 0)
+
+
+def describe(model) -> str:
+    """What counts ``model`` on this engine: which kernel, or the Python DFS and why."""
+    from cpqueens.backends.conditions import fits
+
+    plan = compile_plan(model)
+    if plan.checks:
+        if compiled_conditions(plan):
+            return "the compiled conditions kernel"
+        if fits(plan):
+            return "the Python DFS (a small board: over before numba loads)"
+        return (
+            "the Python DFS (conditions on two rows or more of a model the compiled "
+            "conditions kernel does not take: several colours, a variant or over 64 columns)"
+        )
+    if plan.symmetric:
+        return "the Python DFS (each solution checked against its images)"
+    if wants_native(plan):
+        return "the native kernels" if plan.plain else "the variant kernel"
+    return "the Python DFS (a small board: over before numba loads)"
+
+
+def compiled_conditions(plan: Plan) -> bool:
+    """Whether ``plan``'s conditions run in the compiled DFS (``cpqueens.kernels.conditions``).
+
+    One colour on at most 64 columns with conditions on two rows or more, big
+    enough to pay for loading numba (or numba's kernel is loaded already).
+    """
+    from cpqueens.backends.conditions import fits
+
+    if not plan.checks or not fits(plan):
+        return False
+    if "cpqueens.kernels.conditions" in sys.modules:
+        return True
+    return sum(1 for mask in plan.allowed[0] if mask & (mask - 1)) >= NATIVE_MIN_ROWS
 
 
 def _native_count(plan: Plan, earlier: tuple[tuple[int, ...], ...] = ()) -> int:
@@ -584,6 +625,10 @@ def count(model) -> int:
     plan = compile_plan(model)
     if plan.symmetric:
         return sum(1 for _ in solutions(model))
+    if compiled_conditions(plan):
+        from cpqueens.backends import conditions
+
+        return conditions.count(plan)
     if wants_native(plan):
         return _native_count(plan)
     return _python_count(plan)

@@ -39,8 +39,10 @@ from cpqueens.vocabulary.expressions import (
     Comparison,
     CondNode,
     Distinct,
+    Element,
     IntNode,
     Logic,
+    Truth,
     Var,
     bounds,
     evaluate,
@@ -188,6 +190,12 @@ class _Conditions:
             return node
         if isinstance(node, Var):
             return self.q[node.colour][node.row]
+        if isinstance(node, Element):
+            target = cp.new_int_var(min(node.values), max(node.values), "element")
+            cp.add_element(self.term(node.index), list(node.values), target)
+            return target
+        if isinstance(node, Truth):
+            return self.literal(node.condition)
         args = node.args
         if node.name == "+":
             return self.term(args[0]) + self.term(args[1])

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 
 from cpqueens.backends import capabilities
 from cpqueens.strategies import class_count
+from cpqueens.vocabulary.constraints import Where
+from cpqueens.vocabulary.expressions import evaluate
 
 if TYPE_CHECKING:
     from cpqueens.vocabulary.problem import Problem
@@ -31,9 +33,17 @@ Columns = tuple[int, ...]
 def fits(model: Problem, backend: str) -> bool:
     """Whether :func:`classes` counts the classes of ``model``: in the kernels, no extra constraint.
 
-    The turned placements are searched on machine integers: n <= 31.
+    One colour may have user conditions (``Where``, their declared symmetries
+    checked first): the turned placements are listed and the conditions
+    evaluated on each. The turned placements are searched on machine
+    integers: n <= 31.
     """
-    return capabilities(backend).kernels and not model.extra and 2 <= model.n <= class_count.MAX_N
+    conditions = all(isinstance(c, Where) for c in model.extra) and model.colours == 1
+    return (
+        capabilities(backend).kernels
+        and (not model.extra or conditions)
+        and 2 <= model.n <= class_count.MAX_N
+    )
 
 
 def classes(model: Problem, names: Sequence[str], total: int) -> int:
@@ -70,6 +80,14 @@ def turn_fixed(model: Problem) -> tuple[int, int]:
     """
     n = model.n
     masks = _row_masks(model)
+    if model.colours == 1 and model.extra:  # conditions: each turned placement evaluated
+        wheres = [c for c in model.extra if isinstance(c, Where)]
+        kept = [
+            p
+            for p in half_turn_placements(n, masks[0])
+            if all(evaluate(w.condition, (p,)) for w in wheres)
+        ]
+        return len(kept), sum(1 for p in kept if is_quarter_turn_fixed(p))
     if model.colours == 1:
         return class_count.turn_fixed(n, masks[0])
     lists = [half_turn_placements(n, rows) for rows in masks]
@@ -81,7 +99,7 @@ def _row_masks(model: Problem) -> list[list[int]]:
     """Each colour's allowed columns per row (bit c: column c).
 
     The free cells, and a placed queen's row its cell alone (a model
-    :func:`fits` has no other constraint).
+    :func:`fits` has no other constraint but conditions, which are evaluated apart).
     """
     n = model.n
     rows = [(1 << n) - 1] * n

@@ -34,6 +34,7 @@ from cpqueens.execution.progress import Progress
 from cpqueens.execution.runner import run, run_serially
 from cpqueens.strategies import burnside
 from cpqueens.strategies.base import Strategy
+from cpqueens.strategies.declared import check_declared
 from cpqueens.strategies.planner import (
     AUTO,
     placed_as_holes,
@@ -134,6 +135,7 @@ def count(
         with _consistent(job):
             return (way.classes if unique else way.total)(model, parts, counts)
     names = group(model)
+    check_declared(model, names)  # a false keeps= raises, naming a counterexample
     if unique and len(names) > 1:
         if burnside.fits(model, engine):
             parts, counts = _count_parts(model, engine, way, workers, executor, job)

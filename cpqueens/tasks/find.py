@@ -38,7 +38,7 @@ from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
 from cpqueens.strategies.planner import check_width
 from cpqueens.vocabulary import verify
-from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed, Toroidal
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.solution import Solution
 
@@ -134,8 +134,11 @@ def _search(
     fixed = _fixed(model)
     if local and _contradiction(model, fixed):
         return None
-    if backend == "auto" and local and not model.board.blocked and not model.placed:
-        if model.extra == () or all(isinstance(c, (Disjoint, AllDifferent)) for c in model.extra):
+    # toroidal queens too: (2r + c) mod n solves every n coprime to 6 (the construction's first)
+    built_ok = all(isinstance(c, (*_LOCAL, Toroidal)) for c in model.constraints)
+    if backend == "auto" and built_ok and not model.board.blocked and not model.placed:
+        kinds = (Disjoint, AllDifferent, Toroidal)
+        if model.extra == () or all(isinstance(c, kinds) for c in model.extra):
             built = construct.free_board(model.n, model.colours)
             if built is not None and verify.violation(model, built) is None:
                 return built

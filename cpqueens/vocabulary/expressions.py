@@ -124,7 +124,34 @@ class Distinct:
         return f"all_different({', '.join(_text(arg) for arg in self.args)})"
 
 
-IntNode = Union[int, Var, Operator]  # noqa: UP007 (a runtime alias, used before 3.12 syntax)
+@dataclass(frozen=True)
+class Element:
+    """``values[index]``: a table looked up at an integer node (CP's element constraint).
+
+    The index always lies within the table (``cpqueens.table`` checks its bounds).
+
+    >>> str(Element((3, 1, 4), Var(0, 2)))
+    'table(3, 1, 4)[q0[2]]'
+    """
+
+    values: tuple[int, ...]
+    index: IntNode
+
+    def __str__(self) -> str:
+        return _text(self)
+
+
+@dataclass(frozen=True)
+class Truth:
+    """A condition as an integer: 1 where it holds, else 0 (``cpqueens.count_true``)."""
+
+    condition: CondNode
+
+    def __str__(self) -> str:
+        return _text(self)
+
+
+IntNode = Union[int, Var, Operator, Element, Truth]  # noqa: UP007 (a runtime alias, used before 3.12 syntax)
 CondNode = Union[Comparison, Logic, Distinct]  # noqa: UP007
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "%": 2, "neg": 3}
@@ -136,6 +163,10 @@ def _text(node: IntNode, outer: int = 0, right: bool = False) -> str:
         return f"({node})" if node < 0 and outer else str(node)
     if isinstance(node, Var):
         return str(node)
+    if isinstance(node, Element):
+        return f"table({', '.join(map(str, node.values))})[{_text(node.index)}]"
+    if isinstance(node, Truth):
+        return f"int({node.condition})"
     if node.name == "abs":
         return f"abs({_text(node.args[0])})"
     level = _PRECEDENCE[node.name]
@@ -174,6 +205,10 @@ def reads(node: Node) -> tuple[Variable, ...]:
             stack += (item.lhs, item.rhs)
         elif isinstance(item, (Operator, Logic, Distinct)):
             stack.extend(item.args)
+        elif isinstance(item, Element):
+            stack.append(item.index)
+        elif isinstance(item, Truth):
+            stack.append(item.condition)
     return tuple(sorted(found))
 
 
@@ -187,6 +222,10 @@ def evaluate(node: Node, values: Sequence[Sequence[int]]) -> int | bool:
         return node
     if isinstance(node, Var):
         return values[node.colour][node.row]
+    if isinstance(node, Element):
+        return node.values[evaluate(node.index, values)]
+    if isinstance(node, Truth):
+        return int(bool(evaluate(node.condition, values)))
     if isinstance(node, Operator):
         args = [evaluate(arg, values) for arg in node.args]
         name = node.name
@@ -236,6 +275,12 @@ def bounds(node: IntNode, n: int) -> tuple[int, int]:
         return node, node
     if isinstance(node, Var):
         return 0, n - 1
+    if isinstance(node, Element):
+        lo, hi = bounds(node.index, n)
+        reachable = node.values[max(lo, 0) : hi + 1] or node.values
+        return min(reachable), max(reachable)
+    if isinstance(node, Truth):
+        return 0, 1
     parts = [bounds(arg, n) for arg in node.args]
     name = node.name
     if name == "+":
@@ -390,6 +435,22 @@ class Expression:
     def __ge__(self, other: Expression | int) -> Condition:
         return self._compare(">=", other)
 
+    def isin(self, values: Iterable[int]) -> Condition:
+        """The condition that the expression takes one of ``values`` (ints).
+
+        >>> from cpqueens import model
+        >>> print(model(8).q[2].isin({5, 1, 3}))
+        (q0[2] == 1) | (q0[2] == 3) | (q0[2] == 5)
+        """
+        if isinstance(values, (str, bytes, Expression, Condition)) or not isinstance(
+            values, Iterable
+        ):
+            raise TypeError(f"{self}.isin() takes an iterable of ints, got {_show(values)}")
+        found = sorted({_constant(value, f"{self}.isin()") for value in values})
+        return Condition(
+            Logic("or", tuple(Comparison("==", self.node, value) for value in found)), self.shape
+        )
+
     def __bool__(self) -> bool:
         raise TypeError(
             f"the expression {self} has no truth value: it is a column of the model "
@@ -441,6 +502,14 @@ class Condition:
     def __invert__(self) -> Condition:
         return Condition(Logic("not", (self.node,)), self.shape)
 
+    def as_int(self) -> Expression:
+        """The condition as an integer expression: 1 where it holds, else 0.
+
+        (``q[0] + (q[1] < 2)`` stays an error, a likely slip of precedence: say
+        ``(q[1] < 2).as_int()`` or ``count_true``.)
+        """
+        return Expression(Truth(self.node), self.shape)
+
     def __bool__(self) -> bool:
         raise TypeError(
             f"the condition {self} has no truth value: the solver decides it, not Python. "
@@ -466,6 +535,78 @@ def all_different(expressions: Iterable[Expression | int]) -> Condition:
         shape = _join(shape, item_shape, "all_different")
         nodes.append(node)
     return Condition(Distinct(tuple(nodes)), shape)
+
+
+def count_true(conditions: Iterable[Condition]) -> Expression | int:
+    """How many of ``conditions`` hold, as an integer expression.
+
+    >>> from cpqueens import model
+    >>> m = model(8)
+    >>> print(count_true(m.q[r] == 0 for r in range(3)) == 1)
+    int(q0[0] == 0) + int(q0[1] == 0) + int(q0[2] == 0) == 1
+    """
+    if isinstance(conditions, (Expression, Condition)) or not isinstance(conditions, Iterable):
+        raise TypeError(f"count_true takes an iterable of conditions, got {_show(conditions)}")
+    total: Expression | int = 0
+    for item in conditions:
+        if not isinstance(item, Condition):
+            raise TypeError(f"count_true takes conditions, got {_show(item)}")
+        total = item.as_int() if isinstance(total, int) else total + item.as_int()
+    return total
+
+
+class Table:
+    """A table of ints to look up at an expression: ``cpqueens.table(values)[m.q[r]]``."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: Iterable[int]) -> None:
+        """The table of ``values`` (ints; entry i is looked up at index i)."""
+        if isinstance(values, (str, bytes, Expression, Condition)) or not isinstance(
+            values, Iterable
+        ):
+            raise TypeError(f"table() takes an iterable of ints, got {_show(values)}")
+        self.values = tuple(_constant(value, "table()") for value in values)
+        if not self.values:
+            raise ValueError("table() takes at least one value, got none")
+
+    def __repr__(self) -> str:
+        return f"table({', '.join(map(str, self.values))})"
+
+    def __getitem__(self, index: Expression | int) -> Expression | int:
+        """The entry at ``index``, an expression whose every value lies within the table."""
+        node, shape = _operand(index, f"{self!r}[{_show(index)}]")
+        size = len(self.values)
+        if isinstance(node, int):
+            if not 0 <= node < size:
+                raise IndexError(f"{self!r}[{node}]: the table has entries 0..{size - 1}")
+            return self.values[node]
+        assert shape is not None
+        lo, hi = bounds(node, shape[0])
+        if lo < 0 or hi >= size:
+            raise IndexError(
+                f"{self!r}[{index}]: the index takes values {lo}..{hi}, "
+                f"the table has entries 0..{size - 1}"
+            )
+        return Expression(Element(self.values, node), shape)
+
+
+def table(values: Iterable[int]) -> Table:
+    """A table of ints to look up at an expression (CP's element constraint).
+
+    >>> from cpqueens import model
+    >>> m = model(4)
+    >>> regions = [[0, 0, 1, 1], [0, 2, 2, 1], [3, 2, 2, 1], [3, 3, 3, 1]]
+    >>> print(all_different(table(regions[r])[m.q[r]] for r in range(2)))
+    all_different(table(0, 0, 1, 1)[q0[0]], table(0, 2, 2, 1)[q0[1]])
+    """
+    return Table(values)
+
+
+def _constant(value: object, context: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{context}: expected ints, got {value!r}")
+    return int(value)
 
 
 class Variables:

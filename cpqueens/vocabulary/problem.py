@@ -22,7 +22,7 @@ from cpqueens.vocabulary.constraints import (
     Placed,
     Where,
 )
-from cpqueens.vocabulary.expressions import Condition, Variables
+from cpqueens.vocabulary.expressions import Condition, Expression, Variables
 from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES
 from cpqueens.vocabulary.limits import MAX_CONSTANT, check_queens, constants_beyond
 
@@ -101,8 +101,12 @@ class Problem:
         """
         return Variables(self.n, self.colours)
 
-    def where(self: P, *conditions: Condition, keeps: Iterable[str] = ()) -> P:
+    def where(
+        self: P, *conditions: Condition | Iterable[Condition], keeps: Iterable[str] = ()
+    ) -> P:
         """The same model narrowed by conditions built from ``q`` (a new, immutable model).
+
+        Each argument is a condition or an iterable of them (a list, a generator).
 
         ``keeps`` declares board symmetries that map every solution meeting the
         conditions to one meeting them too (``symmetries()`` is cut down to
@@ -124,7 +128,17 @@ class Problem:
             )
         keeps = tuple(keeps) if not isinstance(keeps, str) else (keeps,)
         found: list[Constraint] = []
-        for condition in conditions:
+        flat = [
+            item
+            for argument in conditions
+            for item in (
+                argument
+                if not isinstance(argument, (Condition, Expression, str, bytes))
+                and isinstance(argument, Iterable)
+                else (argument,)
+            )
+        ]
+        for condition in flat:
             if not isinstance(condition, Condition):
                 raise TypeError(
                     f"where() takes conditions built from model.q (such as "

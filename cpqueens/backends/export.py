@@ -1,0 +1,149 @@
+"""A model in another tool: the CP-SAT model the cpsat backend solves, or a CPMpy model.
+
+``Model.to_cpsat()`` and ``Model.to_cpmpy()`` call these. Each returns the
+tool's model with the queens' variables ``q[colour][row]`` (the column of that
+colour's queen in that row), so a modeller can add constraints of the rest of
+the pipeline and solve it there. Auxiliary variables (a ``%``, an ``abs``)
+are functions of q, so the solutions over all variables are the model's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cpqueens.backends.translate import domains, unsupported
+from cpqueens.vocabulary.constraints import (
+    AllDifferent,
+    Disjoint,
+    KnightMoves,
+    Toroidal,
+    Where,
+)
+from cpqueens.vocabulary.expressions import (
+    Comparison,
+    Distinct,
+    Element,
+    Logic,
+    Node,
+    Operator,
+    Truth,
+    Var,
+    bounds,
+)
+
+
+def to_cpsat(model: Any) -> tuple[Any, list[list[Any]]]:
+    """The OR-Tools ``CpModel`` the cpsat backend solves for ``model``, and its q variables."""
+    from cpqueens.backends import cpsat
+
+    return cpsat.build(model, lexicographic=True)
+
+
+def to_cpmpy(model: Any) -> tuple[Any, Any]:
+    """A ``cpmpy.Model`` of ``model`` and its variables ``q`` (shape colours x n).
+
+    Raises ``NotSupportedError`` for symmetry-breaking constraints (they are
+    cpqueens' own, added while counting, never stated by a user).
+    """
+    import cpmpy as cp
+
+    n, colours = model.n, model.colours
+    q = cp.intvar(0, max(n - 1, 0), shape=(colours, n), name="q")
+    columns, rest = domains(n, colours, model.constraints)
+    constraints: list[Any] = []
+    for colour in range(colours):
+        for row in range(n):
+            constraints += [
+                q[colour, row] != col for col in range(n) if col not in columns[colour][row]
+            ]
+    for constraint in rest:
+        if isinstance(constraint, AllDifferent):
+            k, c = constraint.offset, constraint.colour
+            constraints.append(cp.AllDifferent([q[c, r] + k * r for r in range(n)]))
+        elif isinstance(constraint, Disjoint):
+            group = sorted(constraint.colours)
+            for i, a in enumerate(group):
+                for b in group[i + 1 :]:
+                    constraints += [q[a, r] != q[b, r] for r in range(n)]
+        elif isinstance(constraint, Toroidal):
+            c = constraint.colour
+            for sign in (1, -1):
+                constraints.append(
+                    cp.AllDifferent(
+                        [
+                            _mod(
+                                cp, q[c, r] + sign * r, (sign * r, n - 1 + sign * r), n, constraints
+                            )
+                            for r in range(n)
+                        ]
+                    )
+                )
+        elif isinstance(constraint, KnightMoves):
+            c = constraint.colour
+            constraints += [cp.abs(q[c, r] - q[c, r + 1]) != 2 for r in range(n - 1)]
+            constraints += [cp.abs(q[c, r] - q[c, r + 2]) != 1 for r in range(n - 2)]
+        elif isinstance(constraint, Where):
+            constraints.append(_expression(cp, constraint.condition, q, n, constraints))
+        else:
+            raise unsupported("cpmpy export", constraint)
+    return cp.Model(*constraints), q
+
+
+def _mod(cp: Any, value: Any, span: tuple[int, int], modulus: int, constraints: list[Any]) -> Any:
+    """``value % modulus`` with Python's sign rule: a remainder in 0..modulus-1 and a quotient."""
+    lo, hi = span
+    remainder = cp.intvar(0, modulus - 1)
+    quotient = cp.intvar(lo // modulus, hi // modulus)
+    constraints.append(value == modulus * quotient + remainder)
+    return remainder
+
+
+def _expression(cp: Any, node: Node, q: Any, n: int, constraints: list[Any]) -> Any:
+    """The CPMpy expression of a node (auxiliary constraints appended to ``constraints``)."""
+
+    def walk(item: Node) -> Any:
+        if isinstance(item, int):
+            return item
+        if isinstance(item, Var):
+            return q[item.colour, item.row]
+        if isinstance(item, Element):
+            return cp.cpm_array(list(item.values))[walk(item.index)]
+        if isinstance(item, Truth):
+            return walk(item.condition)
+        if isinstance(item, Operator):
+            args = [walk(arg) for arg in item.args]
+            name = item.name
+            if name == "+":
+                return args[0] + args[1]
+            if name == "-":
+                return args[0] - args[1]
+            if name == "neg":
+                return -args[0]
+            if name == "*":
+                return args[0] * args[1]
+            if name == "abs":
+                return cp.abs(args[0]) if not isinstance(args[0], int) else abs(args[0])
+            if isinstance(args[0], int):
+                return args[0] % args[1]
+            return _mod(cp, args[0], bounds(item.args[0], n), args[1], constraints)
+        if isinstance(item, Comparison):
+            lhs, rhs = walk(item.lhs), walk(item.rhs)
+            result = {
+                "==": lambda: lhs == rhs,
+                "!=": lambda: lhs != rhs,
+                "<": lambda: lhs < rhs,
+                "<=": lambda: lhs <= rhs,
+                ">": lambda: lhs > rhs,
+                ">=": lambda: lhs >= rhs,
+            }[item.name]()
+            return cp.BoolVal(result) if isinstance(result, bool) else result
+        if isinstance(item, Logic):
+            args = [walk(arg) for arg in item.args]
+            if item.name == "not":
+                return ~args[0]
+            return cp.all(args) if item.name == "and" else cp.any(args)
+        if isinstance(item, Distinct):
+            return cp.AllDifferent([walk(arg) for arg in item.args])
+        raise TypeError(f"not an expression node: {item!r}")
+
+    return walk(node)
