@@ -20,6 +20,7 @@ from cpqueens.errors import (
 from cpqueens.expressions import Condition, Expression, all_different
 from cpqueens.model import Model, model
 from cpqueens.solution import Solution
+from cpqueens.tasks.puzzles import Puzzle
 
 __version__ = "0.1.0"
 
@@ -35,6 +36,7 @@ __all__ = [
     "IncompleteSearchError",
     "Model",
     "NotSupportedError",
+    "Puzzle",
     "Solution",
     "WorkerLostError",
     "__version__",

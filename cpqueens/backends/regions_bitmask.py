@@ -8,7 +8,7 @@ of the row included); the compiled kernel does the rest.
 from __future__ import annotations
 
 from functools import cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,7 +28,7 @@ def row_candidates(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
     return [
         combo
         for combo in combinations(free, k)
-        if given <= set(combo) and all(b - a > 1 for a, b in zip(combo, combo[1:], strict=False))
+        if given <= set(combo) and all(b - a > 1 for a, b in pairwise(combo))
     ]
 
 
