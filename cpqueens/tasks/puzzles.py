@@ -5,16 +5,16 @@
 
 >>> import cpqueens
 >>> p = cpqueens.Puzzle.parse('''
-... AAABB
-... ACCCB
-... DDCEE
-... DDDEE
-... DDDEE
+... AAACC
+... BAACC
+... AACCC
+... ADCCE
+... DDDDE
 ... ''')
 >>> p.count(), p.solve()
-(1, ((0, 1), (1, 3), (2, 0), (3, 2), (4, 4)))
+(1, ((0, 2), (1, 0), (2, 3), (3, 1), (4, 4)))
 >>> p.rate()
-'easy'
+'medium'
 """
 
 from __future__ import annotations
@@ -544,29 +544,29 @@ def _grow_regions(
     grid = [[-1] * n for _ in range(n)]
     seeds = rng.sample(solution, n) if k > 1 else list(solution)
     held = [1] * n
-    frontier: list[Cell] = []
+    frontier: list[list[Cell]] = [[seed] for seed in seeds]
     for g, (r, c) in enumerate(seeds):
         grid[r][c] = g
-        frontier.append((r, c))
     left = n * n - n
     while left:
-        if not frontier:
+        growing = [g for g in range(n) if frontier[g]]
+        if not growing:
             return None
-        cell = rng.choice(frontier)
-        g = grid[cell[0]][cell[1]]
+        g = rng.choice(growing)  # each region grows as often as any other: even sizes
+        cell = rng.choice(frontier[g])
         options = [
             x
             for x in _neighbours(n, cell)
             if grid[x[0]][x[1]] == -1 and (x not in queens or held[g] < k)
         ]
         if not options:
-            frontier.remove(cell)
+            frontier[g].remove(cell)
             continue
         r, c = rng.choice(options)
         grid[r][c] = g
         if (r, c) in queens:
             held[g] += 1
-        frontier.append((r, c))
+        frontier[g].append((r, c))
         left -= 1
     return grid if all(h == k for h in held) else None
 
@@ -589,7 +589,7 @@ def _make_unique(
     total, found = regions_bitmask.search(puzzle, limit, keep=2)
     for _ in range(moves):
         if total == 1:
-            return puzzle
+            return _renumbered(puzzle)
         other = next((s for s in found if set(s) != queens), None)
         targets = [x for x in other if x not in queens] if other else []
         if targets and rng.random() < 0.8:
@@ -613,7 +613,17 @@ def _make_unique(
             puzzle, total, found = trial, count, witnesses
         else:
             regions[cell[0]][cell[1]] = g
-    return puzzle if total == 1 else None
+    return _renumbered(puzzle) if total == 1 else None
+
+
+def _renumbered(puzzle: Puzzle) -> Puzzle:
+    """The same puzzle with its regions numbered in order of first appearance, row by row."""
+    order: dict[int, int] = {}
+    for row in puzzle.regions:
+        for g in row:
+            order.setdefault(g, len(order))
+    regions = tuple(tuple(order[g] for g in row) for row in puzzle.regions)
+    return type(puzzle)(puzzle.n, regions, stars=puzzle.stars)
 
 
 def _connected(regions: list[list[int]], g: int) -> bool:
