@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
+from cpqueens.kernels.jit import kernel
 
 
 @kernel(nogil=True)

@@ -11,7 +11,7 @@ import html
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from cpqueens.drawing import CROWN
+from cpqueens.vocabulary.drawing import CROWN
 
 if TYPE_CHECKING:
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
