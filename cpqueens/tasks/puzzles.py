@@ -469,6 +469,12 @@ class Puzzle(RegionPuzzle):
         if difficulty is not None and difficulty not in DIFFICULTIES:
             expected = ", ".join(repr(d) for d in DIFFICULTIES)
             raise ValueError(f"unknown difficulty {difficulty!r}: expected one of {expected}")
+        free = cls(size, tuple((r,) * size for r in range(size)), stars=stars)
+        if free.count(limit=1) == 0:
+            raise ValueError(
+                f"no {size}x{size} grid holds {stars} star(s) in every row and column with "
+                "none touching: expected a larger size"
+            )
         rng = random.Random(seed)
         for _ in range(attempts):
             solution = _random_solution(size, stars, rng)

@@ -359,14 +359,13 @@ class RegionPuzzle:
     def check_connected(self) -> None:
         """Raise a ValueError naming the first region that is in two or more pieces."""
         for region in range(self.n):
-            pieces = _components(self.regions, region)
+            pieces = sorted(_components(self.regions, region), key=min)
             if len(pieces) > 1:
-                second = min(min(piece) for piece in pieces[1:])
-                other = min(min(piece) for piece in pieces if second not in piece)
+                first, second = min(pieces[0]), min(pieces[1])
                 raise ValueError(
                     f"line {second[0] + 1}, column {second[1] + 1}: region "
-                    f"{self.labels[region]!r} is in {len(pieces)} pieces (its cell at line "
-                    f"{other[0] + 1}, column {other[1] + 1} is not connected to this one): "
+                    f"{self.labels[region]!r} is in {len(pieces)} pieces (this cell is not "
+                    f"connected to its cell at line {first[0] + 1}, column {first[1] + 1}): "
                     "expected connected regions"
                 )
 
