@@ -7,6 +7,7 @@ of the row included); the compiled kernel does the rest.
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING
@@ -39,15 +40,21 @@ def _compiled():  # type: ignore[no-untyped-def]
     return search
 
 
-def arrays(puzzle: RegionPuzzle) -> tuple[np.ndarray, ...]:
-    """The kernel's inputs: region grid, candidate masks and columns, row starts, region caps."""
+def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.ndarray, ...]:
+    """The kernel's inputs: region grid, candidate masks and columns, row starts, region caps.
+
+    ``rng`` shuffles each row's candidates, so the first solution found is a random one.
+    """
     n, k = puzzle.n, puzzle.stars
     region = np.array([g for row in puzzle.regions for g in row], dtype=np.int64)
     masks: list[int] = []
     columns: list[int] = []
     start = [0]
     for row in range(n):
-        for combo in row_candidates(puzzle, row):
+        combos = row_candidates(puzzle, row)
+        if rng is not None:
+            rng.shuffle(combos)
+        for combo in combos:
             masks.append(sum(1 << c for c in combo))
             columns.extend(combo)
         start.append(len(masks))
@@ -69,15 +76,15 @@ def arrays(puzzle: RegionPuzzle) -> tuple[np.ndarray, ...]:
 
 
 def search(
-    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2
+    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2, rng: random.Random | None = None
 ) -> tuple[int, list[tuple[Cell, ...]]]:
     """The number of solutions (stopping at ``limit``, None: all) and the first ``keep`` of them.
 
-    Solutions come in lexicographic order of their row masks' columns, each
-    as its sorted (row, col) cells.
+    Solutions come in lexicographic order of their rows' columns (in a random
+    order of each row's candidates with ``rng``), each as sorted (row, col) cells.
     """
     n = puzzle.n
-    region, masks, columns, start, cap = arrays(puzzle)
+    region, masks, columns, start, cap = arrays(puzzle, rng)
     out = np.zeros((max(keep, 0), n), dtype=np.int64)
     if len(masks) == 0:
         return 0, []

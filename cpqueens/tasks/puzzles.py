@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import combinations, pairwise
+from itertools import combinations
 from types import ModuleType
 from typing import Any, Literal
 
@@ -496,43 +496,12 @@ class Puzzle(RegionPuzzle):
 
 
 def _random_solution(n: int, k: int, rng: random.Random) -> list[Cell] | None:
-    """Place k queens per row and column, none touching, at random (a randomised DFS), or None."""
-    rows: list[tuple[int, ...]] = []
-    subsets = [
-        combo for combo in combinations(range(n), k) if all(b - a > 1 for a, b in pairwise(combo))
-    ]
-    columns = [0] * n
-    budget = [20000]
+    """Place k queens per row and column, none touching, at random; None if there is no way."""
+    from cpqueens.backends import regions_bitmask
 
-    def fill(r: int) -> bool:
-        if r == n:
-            return True
-        options = subsets[:]
-        rng.shuffle(options)
-        above = set(rows[-1]) if rows else set()
-        for combo in options:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return False
-            if any(c - 1 in above or c in above or c + 1 in above for c in combo):
-                continue
-            if any(columns[c] >= k for c in combo):
-                continue
-            if any(k - columns[c] - (c in combo) > (n - r) // 2 for c in range(n)):
-                continue
-            for c in combo:
-                columns[c] += 1
-            rows.append(combo)
-            if fill(r + 1):
-                return True
-            rows.pop()
-            for c in combo:
-                columns[c] -= 1
-        return False
-
-    if not fill(0):
-        return None
-    return [(r, c) for r, combo in enumerate(rows) for c in combo]
+    free = RegionPuzzle(n, tuple((r,) * n for r in range(n)), stars=k)  # rows as regions
+    _, found = regions_bitmask.search(free, 1, keep=1, rng=rng)
+    return list(found[0]) if found else None
 
 
 def _neighbours(n: int, cell: Cell) -> Iterator[Cell]:
@@ -545,36 +514,66 @@ def _neighbours(n: int, cell: Cell) -> Iterator[Cell]:
 def _grow_regions(
     n: int, k: int, solution: list[Cell], rng: random.Random
 ) -> list[list[int]] | None:
-    """Grow n connected regions from n of the queens, each to hold k queens; None if stuck."""
+    """Grow n connected regions holding k of the queens each, at random; None if stuck.
+
+    Each region starts at one queen and, while it holds fewer than k, claims
+    the shortest path to the nearest unclaimed queen; then every region grows
+    in turn into the free cells next to it (even sizes).
+    """
     queens = set(solution)
     grid = [[-1] * n for _ in range(n)]
     seeds = rng.sample(solution, n) if k > 1 else list(solution)
     held = [1] * n
-    frontier: list[list[Cell]] = [[seed] for seed in seeds]
     for g, (r, c) in enumerate(seeds):
         grid[r][c] = g
-    left = n * n - n
+    hungry = [g for g in range(n) if held[g] < k]
+    while hungry:
+        g = rng.choice(hungry)
+        start = [(r, c) for r in range(n) for c in range(n) if grid[r][c] == g]
+        came: dict[Cell, Cell | None] = {cell: None for cell in start}
+        todo = list(start)
+        rng.shuffle(todo)
+        target = None
+        while todo and target is None:
+            step = []
+            for cell in todo:
+                for x in _neighbours(n, cell):
+                    if x in came or grid[x[0]][x[1]] != -1:
+                        continue
+                    came[x] = cell
+                    if x in queens:
+                        target = x
+                        break
+                    step.append(x)
+                if target is not None:
+                    break
+            rng.shuffle(step)
+            todo = step
+        if target is None:
+            return None
+        cell: Cell | None = target
+        while cell is not None and grid[cell[0]][cell[1]] == -1:
+            grid[cell[0]][cell[1]] = g
+            cell = came[cell]
+        held[g] += 1
+        hungry = [g for g in range(n) if held[g] < k]
+    frontier = [[(r, c) for r in range(n) for c in range(n) if grid[r][c] == g] for g in range(n)]
+    left = sum(row.count(-1) for row in grid)
     while left:
         growing = [g for g in range(n) if frontier[g]]
         if not growing:
             return None
         g = rng.choice(growing)  # each region grows as often as any other: even sizes
         cell = rng.choice(frontier[g])
-        options = [
-            x
-            for x in _neighbours(n, cell)
-            if grid[x[0]][x[1]] == -1 and (x not in queens or held[g] < k)
-        ]
+        options = [x for x in _neighbours(n, cell) if grid[x[0]][x[1]] == -1]
         if not options:
             frontier[g].remove(cell)
             continue
         r, c = rng.choice(options)
         grid[r][c] = g
-        if (r, c) in queens:
-            held[g] += 1
         frontier[g].append((r, c))
         left -= 1
-    return grid if all(h == k for h in held) else None
+    return grid
 
 
 def _make_unique(
