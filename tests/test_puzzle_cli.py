@@ -137,3 +137,26 @@ def test_errors_are_one_line(folder, args, stdin, code, message):
 def test_no_solution(folder):
     result = run("solve", "-", "--backend", "cpsat", cwd=folder, stdin="AB\nBB\n")
     assert (result.returncode, result.stdout, result.stderr) == (1, "", "cpqueens: no solution\n")
+
+
+@pytest.mark.parametrize(
+    ("example", "first", "last"),
+    [
+        ("queens_game", "9x9 Queens puzzle: unique solution", "difficulty: hard"),
+        ("star_battle", "10x10, 2 stars: 1 solution(s)", "difficulty: needs search"),
+    ],
+)
+def test_examples(tmp_path, example, first, last):
+    picture = tmp_path / "out.svg"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / f"{example}.py"), "--svg", str(picture)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(first) and lines[-1].endswith(last)
+    assert ET.parse(picture).getroot().tag.endswith("svg")
