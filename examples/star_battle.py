@@ -4,7 +4,8 @@
 
 Two stars in every row, every column and every region; no two stars touch,
 not even diagonally. The grid below was made by ``cpqueens puzzle new --size
-10 --stars 2 --seed 23``; every engine must agree that it has one solution.
+10 --stars 2 --seed 23``; the compiled search and CP-SAT
+must agree that it has one solution.
 """
 
 import argparse
@@ -32,8 +33,9 @@ args = parser.parse_args()
 puzzle = Puzzle.parse(GRID, connected=True)
 stars = puzzle.solve()
 print(
-    f"{puzzle.n}x{puzzle.n}, {puzzle.stars} stars: {puzzle.cross_check(limit=2)} solution(s) "
-    "(bitmask, CP-SAT and python-constraint agree)"
+    f"{puzzle.n}x{puzzle.n}, {puzzle.stars} stars: "
+    f"{puzzle.cross_check(limit=2, backends=('bitmask', 'cpsat'))} solution(s) "
+    "(the compiled search and CP-SAT agree)"
 )
 print(puzzle.draw(stars))
 print(f"difficulty: {puzzle.rate()}")
