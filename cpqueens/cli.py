@@ -575,7 +575,7 @@ def add_puzzle_commands(commands: Any) -> None:
         "puzzle", help="region puzzles: the Queens game and Star Battle", **shared
     )
     verbs = puzzle.add_subparsers(dest="verb", metavar="VERB", required=True)
-    engines = ("auto", "bitmask", "cpsat", "python-constraint")
+    engines = choices()
 
     def add_file(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

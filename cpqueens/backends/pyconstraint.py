@@ -48,7 +48,7 @@ SUPPORTS = (
 NAME = "python-constraint"
 
 #: Splits by the mirror row; a constraint that checks the clock stops its search.
-CAPABILITIES = Capabilities(stops="checks")
+CAPABILITIES = Capabilities(stops="checks", regions="cpqueens.backends.regions_pyconstraint")
 
 
 class RowOrderSolver(pc.OptimizedBacktrackingSolver):

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -26,8 +27,8 @@ from itertools import combinations
 from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import check_name
-from cpqueens.errors import InvalidSolutionError
+from cpqueens.backends import capabilities, check_name, choices, is_installed, preference
+from cpqueens.errors import InvalidSolutionError, NotSupportedError
 from cpqueens.vocabulary import region_drawing
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
@@ -40,19 +41,21 @@ LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
 
 
 def _engine(backend: object) -> ModuleType:
-    """The module that states and searches puzzles for ``backend``."""
-    name = check_name(backend, ("auto", "bitmask", "cpsat", "python-constraint"))
-    if name in ("auto", "bitmask"):
-        from cpqueens.backends import regions_bitmask
-
-        return regions_bitmask
-    if name == "cpsat":
-        from cpqueens.backends import regions_cpsat
-
-        return regions_cpsat
-    from cpqueens.backends import regions_pyconstraint
-
-    return regions_pyconstraint
+    """The module that states and searches puzzles for ``backend`` (the engine declares it)."""
+    name = check_name(backend, choices())
+    if name == "auto":  # the fastest installed engine that solves region puzzles
+        name = next(
+            (
+                candidate
+                for candidate in preference()
+                if is_installed(candidate) and capabilities(candidate).regions
+            ),
+            name,
+        )
+    module = capabilities(name).regions if name != "auto" else ""
+    if not module:
+        raise NotSupportedError(f"backend {name!r} does not solve region puzzles")
+    return importlib.import_module(module)
 
 
 def _check_limit(limit: object) -> int | None:
