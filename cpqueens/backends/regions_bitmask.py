@@ -41,11 +41,11 @@ def _compiled():  # type: ignore[no-untyped-def]
 
 
 def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.ndarray, ...]:
-    """The kernel's inputs: region grid, candidate masks and columns, row starts, region caps.
+    """The kernel's inputs: region grid, candidate masks and columns, row starts, region cells.
 
     ``rng`` shuffles each row's candidates, so the first solution found is a random one.
     """
-    n, k = puzzle.n, puzzle.stars
+    n = puzzle.n
     region = np.array([g for row in puzzle.regions for g in row], dtype=np.int64)
     masks: list[int] = []
     columns: list[int] = []
@@ -58,20 +58,18 @@ def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.n
             masks.append(sum(1 << c for c in combo))
             columns.extend(combo)
         start.append(len(masks))
-    cap = np.zeros((n + 1) * n, dtype=np.int64)
+    cells = np.zeros(n * n, dtype=np.int64)
     blocked = set(puzzle.blocked)
-    for row in range(n - 1, -1, -1):
-        here = np.zeros(n, dtype=np.int64)
+    for row in range(n):
         for c in range(n):
             if (row, c) not in blocked:
-                here[puzzle.regions[row][c]] += 1
-        cap[row * n : (row + 1) * n] = cap[(row + 1) * n : (row + 2) * n] + np.minimum(here, k)
+                cells[row * n + puzzle.regions[row][c]] |= 1 << c
     return (
         region,
         np.array(masks, dtype=np.int64),
         np.array(columns, dtype=np.int64),
         np.array(start, dtype=np.int64),
-        cap,
+        cells,
     )
 
 
@@ -84,12 +82,12 @@ def search(
     order of each row's candidates with ``rng``), each as sorted (row, col) cells.
     """
     n = puzzle.n
-    region, masks, columns, start, cap = arrays(puzzle, rng)
+    region, masks, columns, start, cells = arrays(puzzle, rng)
     out = np.zeros((max(keep, 0), n), dtype=np.int64)
     if len(masks) == 0:
         return 0, []
     total = _compiled()(
-        n, puzzle.stars, puzzle.diagonals, region, masks, columns, start, cap, limit or 0, out
+        n, puzzle.stars, puzzle.diagonals, region, masks, columns, start, cells, limit or 0, out
     )
     found = [
         tuple((row, c) for row in range(n) for c in range(n) if (int(out[i, row]) >> c) & 1)

@@ -7,7 +7,9 @@ miss the cells touching the row above (``prev | prev << 1 | prev >> 1``),
 and, when the long diagonals attack, the two diagonal masks of the classic
 bitmask DFS. Column and region counts are arrays; after each row a column
 that can no longer reach k in the rows left (no two in adjacent rows) or a
-region that cannot (at most min(k, its cells) per row below) cuts the branch.
+region that cannot (at most min(k, its free cells in columns not yet full)
+per row below, the next row's cells touching this row's queens left out)
+cuts the branch.
 
 :func:`search` counts up to ``limit`` solutions (0: all) and copies the
 first ones' row masks out, so a uniqueness proof is ``limit=2``.
@@ -17,17 +19,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from cpqueens.kernels.bits import popcount
 from cpqueens.kernels.jit import kernel
 
 
 @kernel(nogil=True)
-def search(n, k, diagonals, region, cand, cols, start, cap, limit, out):  # pragma: no cover
+def search(n, k, diagonals, region, cand, cols, start, cells, limit, out):  # pragma: no cover
     """Count solutions up to ``limit`` (0: all); the first ``len(out)`` go to ``out`` as masks.
 
     ``region`` is the grid flattened row by row; row r's candidates are
     ``cand[start[r]:start[r + 1]]``, candidate i's columns
-    ``cols[i * k:(i + 1) * k]``; ``cap[r * n + g]`` bounds the queens region g
-    can still take in rows r and below.
+    ``cols[i * k:(i + 1) * k]``; ``cells[r * n + g]`` is the mask of region
+    g's free cells in row r.
     """
     full = (np.int64(1) << n) - 1
     colcnt = np.zeros(n, np.int64)
@@ -74,9 +77,26 @@ def search(n, k, diagonals, region, cand, cols, start, cap, limit, out):  # prag
                     if k - colcnt[c] > room:
                         ok = False
                         break
-            if ok:
+            if ok:  # every region still short must have room in the columns not yet full
+                open_cols = np.int64(0)
+                for c in range(n):
+                    if colcnt[c] < k:
+                        open_cols |= np.int64(1) << c
+                near_next = m | (m << 1) | (m >> 1)
                 for g in range(n):
-                    if k - regcnt[g] > cap[(r + 1) * n + g]:
+                    need = k - regcnt[g]
+                    if need == 0:
+                        continue
+                    room = 0
+                    for below in range(r + 1, n):
+                        free = cells[below * n + g] & open_cols
+                        if below == r + 1:
+                            free &= ~near_next
+                        if free:
+                            room += min(k, popcount(np.uint64(free)))
+                            if room >= need:
+                                break
+                    if room < need:
                         ok = False
                         break
             if not ok:
