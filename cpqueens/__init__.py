@@ -17,6 +17,7 @@ from cpqueens.errors import (
     WorkerLostError,
 )
 from cpqueens.model import Model, model
+from cpqueens.tasks.puzzles import Puzzle
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.expressions import (
     Condition,
@@ -41,6 +42,7 @@ __all__ = [
     "IncompleteSearchError",
     "Model",
     "NotSupportedError",
+    "Puzzle",
     "Solution",
     "WorkerLostError",
     "__version__",

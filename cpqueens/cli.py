@@ -245,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("backends", help="list the backends and their versions")
     listing.set_defaults(run=run_backends)
+    add_puzzle_commands(commands)
     return parser
 
 
@@ -551,3 +552,160 @@ def _silence_stdout() -> None:
         sys.stdout = open(os.devnull, "w")
     finally:
         os.close(devnull)
+
+
+# -- region puzzles: cpqueens puzzle solve|check|count|explain|new ----------------------------
+
+PUZZLE_EXAMPLES = """\
+examples:
+  cpqueens puzzle solve queens.txt                the letter grid with the queens marked '*'
+  cpqueens puzzle solve queens.txt --format json  {"queens": [[row, col], ...]} (0-based, sorted)
+  cpqueens puzzle check queens.txt --format json  {"unique": true, "solutions": [[[0, 2], ...]]}
+  cpqueens puzzle count queens.txt                the exact number of solutions
+  cpqueens puzzle explain queens.txt              a player's deduction steps and the difficulty
+  cpqueens puzzle new --size 9 --difficulty hard --seed 7 --format json
+
+A puzzle file ('-' for stdin) is a letter grid (one region letter or digit per
+cell, one row per line; '*' after a cell marks a given queen, '#' a blocked
+cell; optional header lines 'stars K' and 'diagonals') or JSON: {"n": 8,
+"regions": [[0, 0, 1, ...], ...], "stars": 1, "givens": {"queens": [[r, c]],
+"blocked": [[r, c]]}} (stars and givens optional).
+"""
+
+
+def add_puzzle_commands(commands: Any) -> None:
+    """The ``puzzle`` command and its subcommands: solve, check, count, explain, new."""
+    from cpqueens.tasks.puzzles import DIFFICULTIES
+
+    shared = {"epilog": PUZZLE_EXAMPLES, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    puzzle = commands.add_parser(
+        "puzzle", help="region puzzles: the Queens game and Star Battle", **shared
+    )
+    verbs = puzzle.add_subparsers(dest="verb", metavar="VERB", required=True)
+    engines = choices()
+
+    def add_file(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "file", metavar="FILE", help="the puzzle: a letter grid or JSON; - = stdin"
+        )
+        parser.add_argument("--backend", choices=engines, default="auto", help="the engine")
+
+    solve = verbs.add_parser("solve", help="print the solution", **shared)
+    add_file(solve)
+    solve.add_argument("--format", choices=("board", "json", "svg"), default="board")
+    solve.set_defaults(run=run_puzzle_solve)
+    check = verbs.add_parser("check", help="say whether the solution is unique", **shared)
+    add_file(check)
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.set_defaults(run=run_puzzle_check)
+    count = verbs.add_parser("count", help="print the exact number of solutions", **shared)
+    add_file(count)
+    count.set_defaults(run=run_puzzle_count)
+    explain = verbs.add_parser("explain", help="print the deduction steps and difficulty", **shared)
+    explain.add_argument(
+        "file", metavar="FILE", help="the puzzle: a letter grid or JSON; - = stdin"
+    )
+    explain.add_argument("--format", choices=("text", "json"), default="text")
+    explain.set_defaults(run=run_puzzle_explain)
+    new = verbs.add_parser("new", help="generate a puzzle with exactly one solution", **shared)
+    new.add_argument("--size", metavar="N", type=int, required=True, help="the grid is N x N")
+    new.add_argument("--stars", metavar="K", type=int, default=1, help="per row (default 1)")
+    new.add_argument("--difficulty", choices=DIFFICULTIES[:3], help="easy, medium or hard")
+    new.add_argument("--seed", metavar="S", type=int, help="the same seed, the same puzzle")
+    new.add_argument("--format", choices=("board", "json", "svg"), default="board")
+    new.set_defaults(run=run_puzzle_new)
+
+
+def read_puzzle(path: str) -> Any:
+    """The puzzle in file ``path`` ('-' = stdin): a letter grid or JSON, UTF-8."""
+    from cpqueens.tasks.puzzles import Puzzle
+
+    name = "<stdin>" if path == "-" else repr(path)
+    try:
+        if path == "-":
+            if sys.stdin is None:
+                raise UsageError(f"cannot read puzzle file {name}: no standard input")
+            stdin = getattr(sys.stdin, "buffer", sys.stdin)
+            data = stdin.read()
+        else:
+            with open(path, "rb") as file:
+                data = file.read()
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise UsageError(f"cannot read puzzle file {name}: {reason}") from None
+    try:
+        return Puzzle.loads(text)
+    except (ValueError, TypeError) as error:
+        raise UsageError(f"puzzle file {name}: {error}") from None
+
+
+def _cells_json(cells: Any) -> list[list[int]]:
+    return [[r, c] for r, c in sorted(cells)]
+
+
+def run_puzzle_solve(args: argparse.Namespace) -> int:
+    """``cpqueens puzzle solve``: one solution as a grid, JSON or SVG."""
+    puzzle = read_puzzle(args.file)
+    queens = puzzle.solve(backend=args.backend)
+    if queens is None:
+        print("cpqueens: no solution", file=sys.stderr)
+        return 1
+    if args.format == "json":
+        print(json.dumps({"queens": _cells_json(queens)}))
+    elif args.format == "svg":
+        print(puzzle.svg(queens))
+    else:
+        print(puzzle.draw(queens, colour=sys.stdout.isatty()))
+    return 0
+
+
+def run_puzzle_check(args: argparse.Namespace) -> int:
+    """``cpqueens puzzle check``: unique or not, with up to two solutions."""
+    puzzle = read_puzzle(args.file)
+    unique, found = puzzle.check(backend=args.backend)
+    if args.format == "json":
+        print(json.dumps({"unique": unique, "solutions": [_cells_json(s) for s in found]}))
+        return 0
+    if unique:
+        print("unique: exactly one solution")
+    elif not found:
+        print("not unique: no solution")
+    else:
+        print("not unique: at least two solutions, for example")
+    for queens in found:
+        print(puzzle.draw(queens, colour=sys.stdout.isatty()))
+        print()
+    return 0
+
+
+def run_puzzle_count(args: argparse.Namespace) -> int:
+    """``cpqueens puzzle count``: the exact number of solutions."""
+    print(read_puzzle(args.file).count(backend=args.backend))
+    return 0
+
+
+def run_puzzle_explain(args: argparse.Namespace) -> int:
+    """``cpqueens puzzle explain``: the deduction steps and the difficulty."""
+    explanation = read_puzzle(args.file).explain()
+    if args.format == "json":
+        print(json.dumps(explanation.to_json()))
+    else:
+        print(explanation)
+    return 0
+
+
+def run_puzzle_new(args: argparse.Namespace) -> int:
+    """``cpqueens puzzle new``: a generated puzzle with exactly one solution."""
+    from cpqueens.tasks.puzzles import Puzzle
+
+    puzzle, solution = Puzzle.generate(
+        args.size, args.stars, difficulty=args.difficulty, seed=args.seed
+    )
+    if args.format == "json":
+        print(json.dumps({**puzzle.to_json(), "solution": _cells_json(solution)}))
+    elif args.format == "svg":
+        print(puzzle.svg())
+    else:
+        print(puzzle.draw(colour=sys.stdout.isatty()))
+    return 0

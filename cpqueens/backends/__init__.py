@@ -48,7 +48,11 @@ class Capabilities:
       and ``find()`` may race it;
     - ``stops``: how a search of it in this process is stopped: "chunks"
       (it returns to Python between chunks and looks at the clock and
-      Ctrl-C), "solver" (the solver's own time limit and stop call).
+      Ctrl-C), "solver" (the solver's own time limit and stop call);
+    - ``regions``: the module that states and searches region puzzles (the
+      Queens game, Star Battle: ``cpqueens.tasks.puzzles``) for this engine,
+      with ``count(puzzle, limit)``, ``solutions(puzzle, limit)`` and
+      ``search(puzzle, limit, keep)``; empty if it has none.
     """
 
     kernels: bool = False
@@ -57,6 +61,7 @@ class Capabilities:
     decides: bool = False
     free_search: bool = False
     stops: str = "chunks"
+    regions: str = ""
 
 
 class Engine(Protocol):

@@ -52,7 +52,13 @@ NAME = "bitmask"
 #: Counts in the compiled kernels (n = 15 in about half a second, less than starting
 #: worker processes that each load numba: from 16 free rows on a pool pays); decides
 #: plain models with compiled searches; a search returns to Python between chunks.
-CAPABILITIES = Capabilities(kernels=True, short_below_free_rows=16, decides=True, stops="chunks")
+CAPABILITIES = Capabilities(
+    kernels=True,
+    short_below_free_rows=16,
+    decides=True,
+    stops="chunks",
+    regions="cpqueens.backends.regions_bitmask",
+)
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,12 @@ TITLE = "CP-SAT"
 
 #: Splits a symmetric model into lex-leader classes; decides with its own free search;
 #: stopped by its own time limit and stop call.
-CAPABILITIES = Capabilities(lex_leader_split=True, free_search=True, stops="solver")
+CAPABILITIES = Capabilities(
+    lex_leader_split=True,
+    free_search=True,
+    stops="solver",
+    regions="cpqueens.backends.regions_cpsat",
+)
 
 # How many solutions the solver thread may run ahead of a lazy consumer.
 _QUEUE_SIZE = 256

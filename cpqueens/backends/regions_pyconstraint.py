@@ -1,0 +1,111 @@
+"""Region puzzles for python-constraint: one variable per row, its value the row's queen columns.
+
+A row's domain is its allowed subsets of k columns (the same candidates as the
+bitmask engine's, listed independently here); binary constraints keep
+neighbouring rows from touching (and, with ``diagonals``, every two rows off
+each other's diagonals); one constraint over every row keeps each column and
+each region at no more than k queens, checked on the rows assigned so far.
+With n rows of k queens each, at most k per column and per region means
+exactly k.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.regions import Cell, RegionPuzzle
+
+NAME = "python-constraint"
+
+
+def _domain(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
+    """Row ``row``'s values: k free columns, pairwise at least 2 apart, the row's givens in."""
+    blocked = set(puzzle.blocked)
+    must = {c for r, c in puzzle.queens if r == row}
+    free = [c for c in range(puzzle.n) if (row, c) not in blocked]
+    return [
+        combo
+        for combo in combinations(free, puzzle.stars)
+        if must.issubset(combo) and all(abs(a - b) > 1 for a, b in combinations(combo, 2))
+    ]
+
+
+def _build(puzzle: RegionPuzzle):  # type: ignore[no-untyped-def]
+    """The ``constraint.Problem`` of ``puzzle``, or None when some row has no value at all."""
+    import constraint as pc
+
+    n, k = puzzle.n, puzzle.stars
+    regions = puzzle.regions
+
+    class AtMostK(pc.Constraint):
+        """No column and no region holds more than k queens among the assigned rows."""
+
+        def __call__(  # type: ignore[override]
+            self,
+            variables: list,
+            domains: dict,
+            assignments: dict,
+            forwardcheck: bool = False,
+            _unassigned: object = pc.Unassigned,
+        ) -> bool:
+            columns = [0] * n
+            areas = [0] * n
+            for row, value in assignments.items():
+                for c in value:
+                    columns[c] += 1
+                    areas[regions[row][c]] += 1
+            return max(columns) <= k and max(areas) <= k
+
+    problem = pc.Problem()
+    for row in range(n):
+        domain = _domain(puzzle, row)
+        if not domain:
+            return None
+        problem.addVariable(row, domain)
+    for row in range(n - 1):
+        problem.addConstraint(
+            pc.FunctionConstraint(
+                lambda a, b: all(abs(x - y) > 1 for x in a for y in b)  # no queen touches
+            ),
+            [row, row + 1],
+        )
+    if puzzle.diagonals:
+        for r1, r2 in combinations(range(n), 2):
+            problem.addConstraint(
+                pc.FunctionConstraint(
+                    lambda a, b, gap=r2 - r1: all(abs(x - y) != gap for x in a for y in b)
+                ),
+                [r1, r2],
+            )
+    problem.addConstraint(AtMostK(), list(range(n)))
+    return problem
+
+
+def search(
+    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2
+) -> tuple[int, list[tuple[Cell, ...]]]:
+    """The number of solutions (stopping at ``limit``, None: all) and the first ``keep``."""
+    problem = _build(puzzle)
+    if problem is None:
+        return 0, []
+    total = 0
+    found: list[tuple[Cell, ...]] = []
+    for solution in problem.getSolutionIter():
+        total += 1
+        if len(found) < keep:
+            found.append(tuple(sorted((r, c) for r, cols in solution.items() for c in cols)))
+        if limit is not None and total >= limit:
+            break
+    return total, sorted(found)
+
+
+def count(puzzle: RegionPuzzle, limit: int | None = None) -> int:
+    """The number of solutions, stopping at ``limit`` (None: every one)."""
+    return search(puzzle, limit, keep=0)[0]
+
+
+def solutions(puzzle: RegionPuzzle, limit: int | None = None) -> list[tuple[Cell, ...]]:
+    """The solutions (``limit`` of them at most), each as sorted (row, col) cells, sorted."""
+    return search(puzzle, limit, keep=limit if limit is not None else 10**9)[1]

@@ -1,0 +1,431 @@
+"""Region puzzles as plain frozen data: LinkedIn's Queens game and Star Battle.
+
+A :class:`RegionPuzzle` is an n x n grid split into n regions. A solution puts
+``stars`` queens (stars) in every row, every column and every region, no two
+of them touching, not even diagonally (king adjacency). With
+``diagonals=True`` the queens' long diagonals attack too: no two queens share
+a diagonal. ``queens`` are the givens (cells that must hold a queen) and
+``blocked`` the cells where none may stand.
+
+Two readable forms, each read back exactly as written:
+
+- **text**: one region letter or digit per cell, one row per line (the way
+  puzzle sites write them; spaces between cells are fine). A cell may be
+  followed by ``*`` (a given queen) or ``#`` (a blocked cell). Optional
+  header lines before the grid: ``stars K`` and ``diagonals``.
+- **JSON**: ``{"n": 8, "regions": [[0, 0, 1, ...], ...], "stars": 1,
+  "givens": {"queens": [[r, c], ...], "blocked": [[r, c], ...]}}`` with
+  ``stars``, ``givens`` and ``diagonals`` optional; other keys are ignored.
+
+Nothing here solves: the searches are in ``cpqueens.kernels.regions`` and the
+backends, the verbs in ``cpqueens.tasks.puzzles``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+#: The symbols a text grid names regions with, in the order ``to_text`` uses them.
+SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
+#: The largest board: a row is one 64-bit mask in the compiled search, and text has 62 symbols.
+MAX_N = len(SYMBOLS)
+QUEEN_MARK = "*"
+BLOCKED_MARK = "#"
+
+Cell = tuple[int, int]
+
+
+def _cells(cells: Iterable[Any], n: int, what: str) -> tuple[Cell, ...]:
+    """``cells`` as sorted, distinct (row, col) pairs on an n x n board, or a ValueError."""
+    found = set()
+    for item in cells:
+        if (
+            not isinstance(item, Sequence)
+            or isinstance(item, str)
+            or len(item) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+        ):
+            raise ValueError(f"{what}: {item!r} is not a cell: expected a [row, col] pair of ints")
+        row, col = item
+        if not (0 <= row < n and 0 <= col < n):
+            raise ValueError(
+                f"{what}: cell [{row}, {col}] is off the {n}x{n} grid: expected 0 <= row, col < {n}"
+            )
+        found.add((row, col))
+    return tuple(sorted(found))
+
+
+def _components(regions: tuple[tuple[int, ...], ...], region: int) -> list[set[Cell]]:
+    """The orthogonally connected pieces of one region."""
+    n = len(regions)
+    left = {(r, c) for r in range(n) for c in range(n) if regions[r][c] == region}
+    pieces = []
+    while left:
+        start = left.pop()
+        piece, todo = {start}, [start]
+        while todo:
+            r, c = todo.pop()
+            for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if cell in left:
+                    left.remove(cell)
+                    piece.add(cell)
+                    todo.append(cell)
+        pieces.append(piece)
+    return pieces
+
+
+@dataclass(frozen=True)
+class RegionPuzzle:
+    """An n x n grid of n regions; ``stars`` queens per row, column and region, none touching.
+
+    ``regions[r][c]`` is the region (0 .. n-1) of cell (r, c). ``labels``
+    are the symbols the text form names the regions with (kept from the file
+    it was read from; default ``A``, ``B``, ...); they do not take part in
+    equality. Construction validates everything and raises a ValueError or
+    TypeError naming the bad value.
+
+    >>> p = RegionPuzzle(4, ((0, 0, 1, 1), (0, 2, 2, 1), (3, 2, 2, 1), (3, 3, 3, 1)))
+    >>> p.region_cells(2)
+    ((1, 1), (1, 2), (2, 1), (2, 2))
+    """
+
+    n: int
+    regions: tuple[tuple[int, ...], ...]
+    stars: int = 1
+    queens: tuple[Cell, ...] = ()
+    blocked: tuple[Cell, ...] = ()
+    diagonals: bool = False
+    labels: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        """Validate and normalise the fields (cells sorted, regions as tuples)."""
+        n = self.n
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"n must be an int, got {n!r}")
+        if not 1 <= n <= MAX_N:
+            raise ValueError(f"n must be between 1 and {MAX_N}, got {n}")
+        stars = self.stars
+        if isinstance(stars, bool) or not isinstance(stars, int):
+            raise TypeError(f"stars must be an int, got {stars!r}")
+        if stars < 1 or 2 * stars - 1 > n:
+            raise ValueError(
+                f"stars must be between 1 and {(n + 1) // 2} on a {n}x{n} grid (k stars in a row "
+                f"with none touching need 2k - 1 cells), got {stars}"
+            )
+        if not isinstance(self.diagonals, bool):
+            raise TypeError(f"diagonals must be a bool, got {self.diagonals!r}")
+        rows = self.regions
+        if isinstance(rows, str) or not isinstance(rows, Sequence) or len(rows) != n:
+            got = len(rows) if isinstance(rows, Sequence) else rows
+            raise ValueError(f"regions must be {n} rows of {n} region numbers, got {got!r} rows")
+        grid = []
+        for r, row in enumerate(rows):
+            if isinstance(row, str) or not isinstance(row, Sequence) or len(row) != n:
+                got = len(row) if isinstance(row, Sequence) else row
+                raise ValueError(f"regions row {r} must have {n} region numbers, got {got!r}")
+            for c, value in enumerate(row):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise TypeError(
+                        f"regions[{r}][{c}] must be an int region number, got {value!r}"
+                    )
+                if not 0 <= value < n:
+                    raise ValueError(
+                        f"regions[{r}][{c}] is {value}: expected a region number 0 to {n - 1} "
+                        f"(a {n}x{n} puzzle has {n} regions)"
+                    )
+            grid.append(tuple(row))
+        present = {value for row in grid for value in row}
+        if len(present) != n:
+            missing = sorted(set(range(n)) - present)
+            raise ValueError(
+                f"the grid has {len(present)} regions, expected {n} (one per row): "
+                f"region(s) {missing} have no cell"
+            )
+        object.__setattr__(self, "regions", tuple(grid))
+        object.__setattr__(self, "queens", _cells(self.queens, n, "given queens"))
+        object.__setattr__(self, "blocked", _cells(self.blocked, n, "blocked cells"))
+        labels = self.labels or SYMBOLS[:n]
+        if not isinstance(labels, str) or len(labels) != n or len(set(labels)) != n:
+            raise ValueError(f"labels must be {n} distinct symbols, got {labels!r}")
+        bad = [s for s in labels if s not in SYMBOLS]
+        if bad:
+            raise ValueError(f"label {bad[0]!r} is not a letter or digit")
+        object.__setattr__(self, "labels", labels)
+
+    # -- reading ---------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str, *, stars: int | None = None, connected: bool = False) -> Self:
+        r"""Read a letter grid: a region symbol per cell, ``*`` after a given queen, ``#`` blocked.
+
+        ``stars`` overrides a ``stars K`` header line (default 1);
+        ``connected=True`` also refuses a region in two or more pieces.
+        Errors name the line and column.
+
+        >>> p = RegionPuzzle.parse("stars 1\nAAB*CC\nAABCC\nDDBBC\nDEEEC\nDDEEE")
+        >>> p.n, p.queens, p.labels
+        (5, ((0, 2),), 'ABCDE')
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"a puzzle grid must be a str, got {type(text).__name__}")
+        lines = text.removeprefix("\ufeff").splitlines()
+        header = {"stars": None, "diagonals": False}
+        grid_lines: list[tuple[int, str]] = []
+        for number, line in enumerate(lines, start=1):
+            stripped = line.strip()
+            if not stripped:
+                if grid_lines and any(rest.strip() for rest in lines[number:]):
+                    raise ValueError(f"line {number}, column 1: a blank line inside the grid")
+                continue
+            word = stripped.split()[0].lower()
+            if not grid_lines and word in ("stars", "diagonals"):
+                match = re.fullmatch(r"stars\s*[:=]?\s*(\d+)", stripped, re.IGNORECASE)
+                if word == "stars" and match:
+                    header["stars"] = int(match.group(1))
+                elif word == "diagonals" and stripped.lower() == "diagonals":
+                    header["diagonals"] = True
+                else:
+                    raise ValueError(
+                        f"line {number}, column 1: cannot read the header {stripped!r}: "
+                        "expected 'stars K' or 'diagonals'"
+                    )
+                continue
+            grid_lines.append((number, line))
+        if not grid_lines:
+            raise ValueError("the puzzle has no grid: expected one region symbol per cell")
+        cells: list[list[str]] = []
+        queens, blocked = [], []
+        first = grid_lines[0][0]
+        for number, line in grid_lines:
+            row: list[str] = []
+            for column, char in enumerate(line.rstrip(), start=1):
+                if char in " \t":
+                    continue
+                if char in (QUEEN_MARK, BLOCKED_MARK):
+                    if not row or (row and _marked(line, column)):
+                        raise ValueError(
+                            f"line {number}, column {column}: {char!r} must follow a region "
+                            "symbol (it marks that cell)"
+                        )
+                    (queens if char == QUEEN_MARK else blocked).append((len(cells), len(row) - 1))
+                    continue
+                if char not in SYMBOLS:
+                    raise ValueError(
+                        f"line {number}, column {column}: {char!r} is not a region symbol: "
+                        f"expected a letter or digit, '{QUEEN_MARK}' (a queen) or "
+                        f"'{BLOCKED_MARK}' (blocked)"
+                    )
+                row.append(char)
+            if cells and len(row) != len(cells[0]):
+                raise ValueError(
+                    f"line {number}, column {_column_of(line, len(cells[0]))}: row "
+                    f"{len(cells) + 1} has {len(row)} cells, expected {len(cells[0])} "
+                    f"like the first row (line {first})"
+                )
+            cells.append(row)
+        n = len(cells[0])
+        if len(cells) != n:
+            number = grid_lines[-1][0]
+            raise ValueError(
+                f"line {number}, column 1: the grid has {len(cells)} rows of {n} cells: "
+                f"expected {n} rows (a square grid)"
+            )
+        order: dict[str, int] = {}
+        for row in cells:
+            for symbol in row:
+                order.setdefault(symbol, len(order))
+        if len(order) != n:
+            raise ValueError(
+                f"the grid has {len(order)} regions ({''.join(order)}), expected {n}: "
+                f"an {n}x{n} puzzle has one region per row"
+            )
+        k = stars if stars is not None else header["stars"] or 1
+        puzzle = cls(
+            n,
+            tuple(tuple(order[s] for s in row) for row in cells),
+            stars=k,
+            queens=queens,
+            blocked=blocked,
+            diagonals=bool(header["diagonals"]),
+            labels="".join(order),
+        )
+        if connected:
+            puzzle.check_connected()
+        return puzzle
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any] | str, *, connected: bool = False) -> Self:
+        """Read the JSON form (a dict, or its text): n, regions, optional stars, givens, diagonals.
+
+        >>> RegionPuzzle.from_json({"n": 2, "regions": [[0, 1], [1, 1]]}).regions
+        ((0, 1), (1, 1))
+        """
+        if isinstance(obj, str):
+            try:
+                obj = json.loads(obj)
+            except json.JSONDecodeError as error:
+                raise ValueError(
+                    f"line {error.lineno}, column {error.colno}: not JSON: {error.msg}"
+                ) from None
+        if not isinstance(obj, Mapping):
+            raise ValueError(f"a JSON puzzle must be an object, got {type(obj).__name__}")
+        for key in ("n", "regions"):
+            if key not in obj:
+                raise ValueError(f"the JSON puzzle has no {key!r}: expected n and regions")
+        givens = obj.get("givens") or {}
+        if not isinstance(givens, Mapping):
+            raise ValueError(f"givens must be an object with queens and blocked, got {givens!r}")
+        unknown = set(givens) - {"queens", "blocked"}
+        if unknown:
+            raise ValueError(
+                f"givens has unknown key(s) {sorted(unknown)}: expected queens, blocked"
+            )
+        for key in ("queens", "blocked"):
+            if not isinstance(givens.get(key, []), list):
+                raise ValueError(f"givens.{key} must be a list of [row, col], got {givens[key]!r}")
+        puzzle = cls(
+            obj["n"],
+            obj["regions"],
+            stars=obj.get("stars", 1),
+            queens=givens.get("queens", ()),
+            blocked=givens.get("blocked", ()),
+            diagonals=obj.get("diagonals", False),
+        )
+        if connected:
+            puzzle.check_connected()
+        return puzzle
+
+    @classmethod
+    def loads(cls, text: str, *, connected: bool = False) -> Self:
+        """Read either form: JSON when the text starts with ``{``, else the letter grid."""
+        if not isinstance(text, str):
+            raise TypeError(f"a puzzle must be a str, got {type(text).__name__}")
+        body = text.removeprefix("\ufeff")
+        if body.lstrip().startswith("{"):
+            return cls.from_json(body, connected=connected)
+        return cls.parse(body, connected=connected)
+
+    # -- writing ---------------------------------------------------------------
+
+    def to_text(self, queens: Iterable[Cell] = ()) -> str:
+        r"""The letter grid, header lines included; ``queens`` (and the givens) marked ``*``.
+
+        >>> print(RegionPuzzle.parse("AB\nBB").to_text([(0, 0), (1, 1)]))
+        A* B
+        B  B*
+        """
+        marks = {cell: BLOCKED_MARK for cell in self.blocked}
+        for cell in (*self.queens, *queens):
+            marks[cell] = QUEEN_MARK
+        spaced = bool(marks)
+        lines = []
+        if self.stars != 1:
+            lines.append(f"stars {self.stars}")
+        if self.diagonals:
+            lines.append("diagonals")
+        for r, row in enumerate(self.regions):
+            cells = [self.labels[g] + marks.get((r, c), "") for c, g in enumerate(row)]
+            lines.append(
+                " ".join(f"{cell:<2}" for cell in cells).rstrip() if spaced else "".join(cells)
+            )
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form as a dict (``json.dumps`` it to write the file)."""
+        obj: dict[str, Any] = {"n": self.n, "regions": [list(row) for row in self.regions]}
+        if self.stars != 1:
+            obj["stars"] = self.stars
+        if self.diagonals:
+            obj["diagonals"] = True
+        if self.queens or self.blocked:
+            obj["givens"] = {
+                "queens": [list(cell) for cell in self.queens],
+                "blocked": [list(cell) for cell in self.blocked],
+            }
+        return obj
+
+    # -- questions -------------------------------------------------------------
+
+    def region_cells(self, region: int) -> tuple[Cell, ...]:
+        """The cells of one region, row by row."""
+        return tuple(
+            (r, c) for r in range(self.n) for c in range(self.n) if self.regions[r][c] == region
+        )
+
+    def check_connected(self) -> None:
+        """Raise a ValueError naming the first region that is in two or more pieces."""
+        for region in range(self.n):
+            pieces = sorted(_components(self.regions, region), key=min)
+            if len(pieces) > 1:
+                first, second = min(pieces[0]), min(pieces[1])
+                raise ValueError(
+                    f"line {second[0] + 1}, column {second[1] + 1}: region "
+                    f"{self.labels[region]!r} is in {len(pieces)} pieces (this cell is not "
+                    f"connected to its cell at line {first[0] + 1}, column {first[1] + 1}): "
+                    "expected connected regions"
+                )
+
+    def is_connected(self) -> bool:
+        """Whether every region is one orthogonally connected piece."""
+        return all(len(_components(self.regions, g)) == 1 for g in range(self.n))
+
+    def violations(self, queens: Iterable[Cell]) -> list[str]:
+        """Every rule a placement breaks, in words (an empty list: a solution).
+
+        >>> p = RegionPuzzle(1, ((0,),))
+        >>> p.violations([(0, 0)]), p.violations([])
+        ([], ['row 0 has 0 queens, expected 1', ...])
+        """
+        n, k = self.n, self.stars
+        placed = sorted(set(queens))
+        found = []
+        for row in range(n):
+            got = sum(1 for r, _ in placed if r == row)
+            if got != k:
+                found.append(f"row {row} has {got} queens, expected {k}")
+        for col in range(n):
+            got = sum(1 for _, c in placed if c == col)
+            if got != k:
+                found.append(f"column {col} has {got} queens, expected {k}")
+        for region in range(n):
+            got = sum(1 for r, c in placed if self.regions[r][c] == region)
+            if got != k:
+                found.append(f"region {self.labels[region]} has {got} queens, expected {k}")
+        cells = set(placed)
+        for r, c in placed:
+            if not (0 <= r < n and 0 <= c < n):
+                found.append(f"({r}, {c}) is off the grid")
+            for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
+                if (r + dr, c + dc) in cells:
+                    found.append(f"queens at ({r}, {c}) and ({r + dr}, {c + dc}) touch")
+        if self.diagonals:
+            for i, (r, c) in enumerate(placed):
+                for r2, c2 in placed[i + 1 :]:
+                    if abs(r - r2) == abs(c - c2):
+                        found.append(f"queens at ({r}, {c}) and ({r2}, {c2}) share a diagonal")
+        found.extend(f"({r}, {c}) is blocked" for r, c in self.blocked if (r, c) in cells)
+        found.extend(
+            f"given queen ({r}, {c}) is missing" for r, c in self.queens if (r, c) not in cells
+        )
+        return found
+
+
+def _marked(line: str, column: int) -> bool:
+    """Whether the non-space character before 1-based ``column`` of ``line`` is a mark."""
+    before = line[: column - 1].rstrip(" \t")
+    return bool(before) and before[-1] in (QUEEN_MARK, BLOCKED_MARK)
+
+
+def _column_of(line: str, cells: int) -> int:
+    """The 1-based column of the first character past cell number ``cells`` (or the line's end)."""
+    seen = 0
+    for column, char in enumerate(line.rstrip(), start=1):
+        if char in SYMBOLS:
+            seen += 1
+            if seen > cells:
+                return column
+    return len(line.rstrip()) + 1

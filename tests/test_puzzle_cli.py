@@ -1,0 +1,162 @@
+"""``cpqueens puzzle ...`` as a user runs it: a subprocess in a folder outside the repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from .test_puzzles import QUEENS_5, SOLUTION_5, oracle
+
+ROOT = Path(__file__).resolve().parent.parent
+TWO_SOLUTIONS = "CDDDE\nCCAEE\nAAAAE\nAAABE\nAABBB\n"  # random_regions(5, Random(5)) + retries
+
+
+def run(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``python -m cpqueens puzzle ARGS`` in ``cwd`` on this worktree's package."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "cpqueens", "puzzle", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "queens.txt").write_text(QUEENS_5)
+    regions = [[ord(ch) - ord("A") for ch in line] for line in QUEENS_5.split()]
+    relabelled = {"n": 5, "regions": regions, "givens": {"queens": [[0, 2]], "blocked": []}}
+    (tmp_path / "queens.json").write_text(json.dumps(relabelled))
+    return tmp_path
+
+
+def test_solve_json_shape(folder):
+    result = run("solve", "queens.txt", "--format", "json", cwd=folder)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert json.loads(result.stdout) == {"queens": [list(cell) for cell in SOLUTION_5]}
+
+
+def test_solve_board_reads_back_with_its_queens(folder):
+    result = run("solve", "queens.txt", cwd=folder)
+    assert result.returncode == 0
+    assert "\x1b" not in result.stdout  # not a terminal: no colour
+    (folder / "solved.txt").write_text(result.stdout)
+    again = run("check", "solved.txt", "--format", "json", "--backend", "cpsat", cwd=folder)
+    assert json.loads(again.stdout) == {"unique": True, "solutions": [list(map(list, SOLUTION_5))]}
+
+
+def test_solve_svg(folder):
+    result = run("solve", "queens.json", "--format", "svg", "--backend", "cpsat", cwd=folder)
+    root = ET.fromstring(result.stdout)
+    queens = [e for e in root.iter("{http://www.w3.org/2000/svg}path") if "queen" in e.get("class")]
+    assert len(queens) == 5
+
+
+@pytest.mark.parametrize("backend", ["bitmask", "cpsat", "python-constraint"])
+def test_check_json_unique_and_not(folder, backend):
+    result = run("check", "queens.txt", "--format", "json", "--backend", backend, cwd=folder)
+    assert json.loads(result.stdout) == {"unique": True, "solutions": [list(map(list, SOLUTION_5))]}
+    grid = TWO_SOLUTIONS
+    two = oracle(5, [[ord(ch) - 65 for ch in line] for line in grid.split()])
+    assert len(two) == 2
+    result = run("check", "-", "--format", "json", "--backend", backend, cwd=folder, stdin=grid)
+    answer = json.loads(result.stdout)
+    assert answer["unique"] is False
+    assert sorted(tuple(map(tuple, s)) for s in answer["solutions"]) == two
+
+
+def test_count_is_exact(folder):
+    result = run("count", "-", "--backend", "cpsat", cwd=folder, stdin=TWO_SOLUTIONS)
+    assert (result.returncode, result.stdout) == (0, "2\n")
+    many = "AAAAB\nAAAAB\nAAAAC\nDDDDC\nEEEEC\n"
+    expected = len(oracle(5, [[ord(ch) - 65 for ch in line] for line in many.split()]))
+    result = run("count", "-", "--backend", "cpsat", cwd=folder, stdin=many)
+    assert result.stdout == f"{expected}\n"
+
+
+def test_explain(folder):
+    result = run("explain", "queens.txt", cwd=folder)
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[-1] == "difficulty: medium"
+    assert "region E lies within column 5" in result.stdout
+    data = json.loads(run("explain", "queens.json", "--format", "json", cwd=folder).stdout)
+    assert data["queens"] == [list(cell) for cell in SOLUTION_5]
+    assert data["steps"][0]["rule"] == "given"
+
+
+def test_new_json_is_a_puzzle_file_plus_its_solution(folder):
+    result = run("new", "--size", "7", "--seed", "4", "--format", "json", cwd=folder)
+    assert result.returncode == 0
+    data = json.loads(result.stdout)
+    assert set(data) == {"n", "regions", "solution"}
+    assert oracle(7, data["regions"]) == [tuple(map(tuple, data["solution"]))]
+    (folder / "new.json").write_text(result.stdout)
+    solved = run("solve", "new.json", "--format", "json", "--backend", "cpsat", cwd=folder)
+    assert json.loads(solved.stdout) == {"queens": data["solution"]}
+
+
+def test_new_board_and_difficulty(folder):
+    result = run("new", "--size", "6", "--seed", "1", "--difficulty", "easy", cwd=folder)
+    assert result.returncode == 0
+    (folder / "easy.txt").write_text(result.stdout)
+    assert run("explain", "easy.txt", cwd=folder).stdout.endswith("difficulty: easy\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "code", "message"),
+    [
+        (("count", "-"), "AAB\nAB\nCCC\n", 1, "puzzle file <stdin>: line 2, column 3: row 2 has"),
+        (("count", "missing.txt"), "", 1, "cannot read puzzle file 'missing.txt'"),
+        (("count", "-"), '{"n": 2}', 1, "puzzle file <stdin>: the JSON puzzle has no 'regions'"),
+        (("count", "-"), "{nope", 1, "puzzle file <stdin>: line 1, column 2: not JSON"),
+        (("new", "--size", "6", "--stars", "2"), "", 1, "no 6x6 grid holds 2 star(s)"),
+        (("new", "--size", "x"), "", 2, "invalid int value"),
+        (("solve", "q.txt", "--format", "png"), "", 2, "invalid choice: 'png'"),
+        (("frobnicate",), "", 2, "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_errors_are_one_line(folder, args, stdin, code, message):
+    result = run(*args, cwd=folder, stdin=stdin)
+    assert result.returncode == code
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_no_solution(folder):
+    result = run("solve", "-", "--backend", "cpsat", cwd=folder, stdin="AB\nBB\n")
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", "cpqueens: no solution\n")
+
+
+@pytest.mark.parametrize(
+    ("example", "first", "last"),
+    [
+        ("queens_game", "9x9 Queens puzzle: unique solution", "difficulty: hard"),
+        ("star_battle", "10x10, 2 stars: 1 solution(s)", "difficulty: needs search"),
+    ],
+)
+def test_examples(tmp_path, example, first, last):
+    picture = tmp_path / "out.svg"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / f"{example}.py"), "--svg", str(picture)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(first) and lines[-1].endswith(last)
+    assert ET.parse(picture).getroot().tag.endswith("svg")

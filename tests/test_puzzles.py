@@ -1,0 +1,342 @@
+"""Region puzzles (Queens game, Star Battle): engines against a brute-force oracle, files, verbs."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import xml.etree.ElementTree as ET
+from itertools import combinations, pairwise, permutations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cpqueens
+from cpqueens import Puzzle
+
+ENGINES = ("bitmask", "cpsat", "python-constraint")
+
+
+# -- an independent oracle: every placement, checked rule by rule -------------------------------
+
+
+def oracle(n, regions, stars=1, queens=(), blocked=(), diagonals=False):
+    """Every solution as a sorted tuple of (row, col), by brute force over whole rows."""
+    blocked, queens = set(blocked), set(queens)
+    if stars == 1:
+        layouts = [tuple((c,) for c in perm) for perm in permutations(range(n))]
+    else:
+        layouts = star_layouts(n, stars)
+    found = []
+    for layout in layouts:
+        cells = [(r, c) for r, cols in enumerate(layout) for c in cols]
+        if any(cell in blocked for cell in cells) or not queens <= set(cells):
+            continue
+        if any(sum(1 for _, c in cells if c == col) != stars for col in range(n)):
+            continue
+        if any(sum(1 for r, c in cells if regions[r][c] == g) != stars for g in range(n)):
+            continue
+        if any(
+            max(abs(r1 - r2), abs(c1 - c2)) == 1 for (r1, c1), (r2, c2) in combinations(cells, 2)
+        ):
+            continue
+        if diagonals and any(
+            abs(r1 - r2) == abs(c1 - c2) for (r1, c1), (r2, c2) in combinations(cells, 2)
+        ):
+            continue
+        found.append(tuple(sorted(cells)))
+    return sorted(found)
+
+
+def star_layouts(n, stars):
+    """Every way to put ``stars`` per row, at most ``stars`` per column, rows not touching."""
+    rows = [
+        combo
+        for combo in combinations(range(n), stars)
+        if all(b - a > 1 for a, b in pairwise(combo))
+    ]
+    found = []
+
+    def extend(layout, columns):
+        if len(layout) == n:
+            found.append(tuple(layout))
+            return
+        for combo in rows:
+            if layout and any(abs(a - b) <= 1 for a in combo for b in layout[-1]):
+                continue
+            if any(columns[c] == stars for c in combo):
+                continue
+            for c in combo:
+                columns[c] += 1
+            extend([*layout, combo], columns)
+            for c in combo:
+                columns[c] -= 1
+
+    extend([], [0] * n)
+    return found
+
+
+def random_regions(n, rng):
+    """n connected regions grown from n random seeds (the tests' own, not the generator's)."""
+    seeds = rng.sample([(r, c) for r in range(n) for c in range(n)], n)
+    grid = [[-1] * n for _ in range(n)]
+    for g, (r, c) in enumerate(seeds):
+        grid[r][c] = g
+    frontier = list(seeds)
+    while frontier:
+        r, c = rng.choice(frontier)
+        free = [
+            (r + dr, c + dc)
+            for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+            if 0 <= r + dr < n and 0 <= c + dc < n and grid[r + dr][c + dc] == -1
+        ]
+        if not free:
+            frontier.remove((r, c))
+            continue
+        rr, cc = rng.choice(free)
+        grid[rr][cc] = grid[r][c]
+        frontier.append((rr, cc))
+    return grid
+
+
+def assert_engines_agree(puzzle, expected):
+    for engine in ENGINES:
+        assert puzzle.count(backend=engine) == len(expected), engine
+        assert sorted(puzzle.solutions(backend=engine)) == expected, engine
+        assert puzzle.count(limit=2, backend=engine) == min(2, len(expected)), engine
+        assert puzzle.is_unique(backend=engine) == (len(expected) == 1), engine
+    for queens in expected:
+        assert puzzle.violations(queens) == []
+
+
+def test_the_oracle_itself():
+    # 4x4, each column its own region: the no-touch permutations of 4 are (1,3,0,2) and (2,0,3,1).
+    columns = [[0, 1, 2, 3]] * 4
+    assert oracle(4, columns) == [
+        ((0, 1), (1, 3), (2, 0), (3, 2)),
+        ((0, 2), (1, 0), (2, 3), (3, 1)),
+    ]
+    # 8x8 with columns as regions and the long diagonals attacking: the 92 eight-queens solutions
+    # (every one has no two queens touching, as diagonal neighbours share a diagonal).
+    p = Puzzle(8, tuple(tuple(range(8)) for _ in range(8)), diagonals=True)
+    assert p.count() == 92
+
+
+def test_random_grids_with_0_1_and_2_solutions_agree_with_the_oracle():
+    rng = random.Random(2026)
+    seen: dict[int, int] = {}
+    while not all(seen.get(k, 0) >= 3 for k in (0, 1, 2)):
+        n = rng.choice((4, 5, 6))
+        regions = random_regions(n, rng)
+        expected = oracle(n, regions)
+        if len(expected) > 2 and seen.get(3, 0) >= 3:
+            continue
+        assert_engines_agree(Puzzle(n, regions), expected)
+        bucket = min(len(expected), 3)
+        seen[bucket] = seen.get(bucket, 0) + 1
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(4, 6),
+    st.randoms(use_true_random=False),
+    st.booleans(),
+    st.integers(0, 2),
+    st.integers(0, 3),
+)
+def test_hypothesis_grids_with_givens_and_diagonals(n, rng, diagonals, queens, blocked):
+    regions = random_regions(n, rng)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    given = rng.sample(cells, queens)
+    walls = rng.sample([cell for cell in cells if cell not in given], blocked)
+    puzzle = Puzzle(n, regions, queens=given, blocked=walls, diagonals=diagonals)
+    assert_engines_agree(puzzle, oracle(n, regions, 1, given, walls, diagonals))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_two_stars_agree_with_the_oracle(seed):
+    rng = random.Random(seed)
+    n = 9 if seed == 0 else 8
+    regions = random_regions(n, rng)
+    expected = oracle(n, regions, stars=2)
+    assert_engines_agree(Puzzle(n, regions, stars=2), expected)
+
+
+def test_star_layouts_of_the_oracle():
+    # Two stars per row and column with none touching need n >= 8; 8x8 has exactly two ways.
+    assert [len(star_layouts(n, 2)) for n in range(4, 9)] == [0, 0, 0, 0, 2]
+    assert Puzzle(8, tuple((r,) * 8 for r in range(8)), stars=2).count() == 2
+
+
+# -- reading and writing ------------------------------------------------------------------------
+
+QUEENS_5 = "AAACC\nBAACC\nAACCC\nADCCE\nDDDDE\n"
+SOLUTION_5 = ((0, 2), (1, 0), (2, 3), (3, 1), (4, 4))
+
+
+def test_letter_grid_reads_and_solves():
+    p = Puzzle.parse(QUEENS_5)
+    assert (p.n, p.stars, p.labels) == (5, 1, "ACBDE")  # numbered in order of first appearance
+    assert p.regions[1] == (2, 0, 0, 1, 1)
+    assert oracle(5, p.regions) == [SOLUTION_5]
+    assert p.solve() == SOLUTION_5
+    assert p.check() == (True, [SOLUTION_5])
+
+
+def test_text_and_json_round_trip_with_givens():
+    p = Puzzle(5, Puzzle.parse(QUEENS_5).regions, queens=[(0, 2)], blocked=[(4, 0)])
+    text = p.to_text()
+    assert text.splitlines()[0] == "A  A  A* B  B"
+    assert Puzzle.parse(text) == p
+    assert Puzzle.from_json(p.to_json()) == p
+    assert Puzzle.from_json(json.dumps(p.to_json())) == p
+    assert p.to_json()["givens"] == {"queens": [[0, 2]], "blocked": [[4, 0]]}
+    star = Puzzle.parse("stars 2\ndiagonals\n" + "\n".join(["ABCDEFG"] * 7))
+    assert (star.stars, star.diagonals) == (2, True)
+    assert Puzzle.parse(star.to_text()) == star
+
+
+def test_a_drawn_solution_reads_back_with_its_queens_as_givens():
+    p = Puzzle.parse(QUEENS_5)
+    drawn = p.draw(p.solve())
+    back = Puzzle.parse(drawn)
+    assert back.queens == SOLUTION_5
+    assert back.regions == p.regions
+    assert back.solve() == SOLUTION_5
+
+
+def test_json_form_of_the_issue():
+    obj = {
+        "n": 4,
+        "regions": [[0, 0, 1, 1], [0, 2, 2, 1], [3, 2, 2, 1], [3, 3, 3, 1]],
+        "stars": 1,
+        "givens": {"queens": [], "blocked": [[0, 0]]},
+        "name": "ignored",
+    }
+    p = Puzzle.from_json(obj)
+    assert p.blocked == ((0, 0),)
+    assert p.count() == len(oracle(4, obj["regions"], blocked=[(0, 0)]))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("AAB\nAB\nCCC", "line 2, column 3: row 2 has 2 cells, expected 3 like the first row"),
+        ("AAB\nA?B\nCCC", "line 2, column 2: '?' is not a region symbol"),
+        ("AAB\nABB\nAAB", "the grid has 2 regions (AB), expected 3"),
+        ("ABCD\nABCD\nABCD", "line 3, column 1: the grid has 3 rows of 4 cells: expected 4 rows"),
+        ("*AB\nABB\nCCC", "line 1, column 1: '*' must follow a region symbol"),
+        ("stars two\nAB\nBA", "line 1, column 1: cannot read the header"),
+        ("AAB\n\nABB\nCCC", "line 2, column 1: a blank line inside the grid"),
+        ("", "the puzzle has no grid"),
+        ("stars 3\nABCD\nABCD\nABCD\nABCD", "stars must be between 1 and 2 on a 4x4 grid"),
+    ],
+)
+def test_malformed_grids_name_the_place(text, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Puzzle.parse(text)
+
+
+def test_a_region_in_two_pieces_when_connectivity_is_asked_for():
+    text = "ABA\nBBB\nCCC"  # region A is two cells apart
+    assert Puzzle.parse(text).n == 3
+    with pytest.raises(ValueError, match=r"line 1, column 3: region 'A' is in 2 pieces"):
+        Puzzle.parse(text, connected=True)
+
+
+@pytest.mark.parametrize(
+    ("obj", "error", "message"),
+    [
+        ({"regions": [[0]]}, ValueError, "no 'n'"),
+        ({"n": 2, "regions": [[0, 1], [1]]}, ValueError, "regions row 1 must have 2"),
+        ({"n": 2, "regions": [[0, 2], [1, 1]]}, ValueError, r"regions\[0\]\[1\] is 2"),
+        ({"n": 2, "regions": [[0, "a"], [1, 1]]}, TypeError, r"regions\[0\]\[1\] must be an int"),
+        ({"n": 2, "regions": [[0, 1], [1, 1]], "givens": {"queens": [[5, 0]]}}, ValueError, "off"),
+        ({"n": 2, "regions": [[0, 1], [1, 1]], "givens": {"walls": []}}, ValueError, "walls"),
+        ({"n": True, "regions": []}, TypeError, "n must be an int"),
+    ],
+)
+def test_malformed_json(obj, error, message):
+    with pytest.raises(error, match=message):
+        Puzzle.from_json(obj)
+
+
+def test_bad_arguments_to_the_verbs():
+    p = Puzzle.parse(QUEENS_5)
+    with pytest.raises(ValueError, match="unknown backend 'z3'"):
+        p.count(backend="z3")
+    with pytest.raises(ValueError, match="limit must be None or an int >= 1, got 0"):
+        p.count(limit=0)
+    with pytest.raises(ValueError, match="unknown difficulty 'brutal'"):
+        Puzzle.generate(6, difficulty="brutal")
+
+
+# -- explain, rate, generate, draw ---------------------------------------------------------------
+
+
+def test_explain_reaches_the_solution_with_sound_steps():
+    p = Puzzle.parse(QUEENS_5)
+    explanation = p.explain()
+    assert explanation.queens == SOLUTION_5
+    assert explanation.difficulty == "medium" == p.rate()
+    assert [step.rule for step in explanation.steps].count("confined") == 1
+    for step in explanation.steps:
+        assert set(step.queens) <= set(SOLUTION_5)
+        assert not set(step.crossed) & set(SOLUTION_5)
+    assert str(explanation).endswith("difficulty: medium")
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_generated_queens_puzzles_are_unique_connected_and_rated(difficulty):
+    p, solution = Puzzle.generate(7, difficulty=difficulty, seed=11)
+    assert p.is_connected()
+    assert oracle(7, p.regions) == [solution]
+    assert p.rate() == difficulty
+    explanation = p.explain()
+    assert explanation.queens == solution
+    for step in explanation.steps:
+        assert set(step.queens) <= set(solution)
+        assert not set(step.crossed) & set(solution)
+    again, _ = Puzzle.generate(7, difficulty=difficulty, seed=11)
+    assert again == p  # reproducible from the seed
+
+
+def test_generated_star_battle_is_unique_on_every_engine():
+    p, solution = Puzzle.generate(8, stars=2, seed=3)
+    assert p.is_connected()
+    assert oracle(8, p.regions, stars=2) == [solution]
+    assert p.cross_check() == 1
+    assert p.explain().queens == solution
+
+
+def test_a_puzzle_with_two_solutions_needs_search():
+    rng = random.Random(5)
+    while True:
+        regions = random_regions(5, rng)
+        if len(oracle(5, regions)) == 2:
+            break
+    p = Puzzle(5, regions)
+    assert p.rate() == "needs search"
+    assert p.explain().steps[-1].text.endswith("more than one solution")
+    unique, found = p.check()
+    assert not unique and len(found) == 2
+
+
+def test_svg_has_region_colours_and_queens():
+    p = Puzzle.parse(QUEENS_5)
+    picture = p.svg(p.solve())
+    root = ET.fromstring(picture)
+    ns = "{http://www.w3.org/2000/svg}"
+    cells = [e for e in root.iter(f"{ns}rect") if e.get("class", "").startswith("cell")]
+    assert len(cells) == 25
+    assert len({e.get("fill") for e in cells}) == 5  # one colour per region
+    assert len([e for e in root.iter(f"{ns}path") if e.get("class") == "queen"]) == 5
+    assert p._repr_svg_().startswith("<svg")
+    assert "\x1b[48;5;" in p.draw(colour=True)
+    assert "\x1b" not in p.draw()
+
+
+def test_exported():
+    assert cpqueens.Puzzle is Puzzle
+    assert "Puzzle" in cpqueens.__all__
