@@ -20,12 +20,14 @@ from cpqueens.errors import (
 from cpqueens.expressions import Condition, Expression, all_different
 from cpqueens.model import Model, model
 from cpqueens.solution import Solution
+from cpqueens.tasks.optimise import CellModel, Optimum, cells, domination, independence, peaceable
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BackendUnavailableError",
     "Board",
+    "CellModel",
     "CheckpointError",
     "Condition",
     "CountInterrupted",
@@ -35,10 +37,15 @@ __all__ = [
     "IncompleteSearchError",
     "Model",
     "NotSupportedError",
+    "Optimum",
     "Solution",
     "WorkerLostError",
     "__version__",
     "all_different",
     "backends",
+    "cells",
+    "domination",
+    "independence",
     "model",
+    "peaceable",
 ]

@@ -172,7 +172,7 @@ def _run(solver: cp_model.CpSolver, cp: cp_model.CpModel, callback: Any = None) 
     def solve() -> None:
         try:
             result.append(solver.solve(cp, callback))
-        except BaseException as error:  # noqa: BLE001 - handed to the main thread
+        except BaseException as error:
             failed.append(error)
 
     thread = threading.Thread(target=solve, daemon=True)

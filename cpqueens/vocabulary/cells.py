@@ -91,8 +91,10 @@ class CellBoard:
 
     >>> len(CellBoard(8, 8).lines)  # 8 rows, 8 columns, 13 + 13 diagonals of 2 cells or more
     42
-    >>> CellBoard(3, 3).attacks((0, 0), (1, 2)), CellBoard(3, 3, knight=True).attacks((0, 0), (1, 2))
-    (False, True)
+    >>> CellBoard(3, 3).attacks((0, 0), (1, 2))
+    False
+    >>> CellBoard(3, 3, knight=True).attacks((0, 0), (1, 2))
+    True
     """
 
     rows: int
@@ -127,7 +129,7 @@ class CellBoard:
 
     @cached_property
     def lines(self) -> tuple[tuple[Cell, ...], ...]:
-        """The attack relation as cliques: each a sorted tuple of >= 2 cells attacking each other."""
+        """The attack relation as cliques: sorted tuples of >= 2 cells attacking each other."""
         m, n = self.rows, self.cols
         found: set[tuple[Cell, ...]] = set()
 
