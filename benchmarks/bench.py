@@ -221,7 +221,7 @@ def bench_symmetry(repeats: int, build: Path) -> Row:
         "issue 5 symmetry, one core",
         "count n=16, bitmask (second call)",
         'model(16).count(backend="bitmask", workers=1)',
-        "issue 4's mirror-only engine: mirror split + cpqueens/native.py per part",
+        "issue 4's mirror-only engine: mirror split + cpqueens/kernels/placements.py per part",
         target=">= 3x faster",
     )
     mirror_only = (
@@ -230,7 +230,7 @@ def bench_symmetry(repeats: int, build: Path) -> Row:
     snippets = {
         "anchor": warm_call(
             "import cpqueens\nfrom cpqueens.backends import bitmask\n"
-            "from cpqueens.split import subproblems",
+            "from cpqueens.strategies.split import subproblems",
             mirror_only,
         ),
         "ours": warm_call(
@@ -408,11 +408,11 @@ def bench_pool(repeats: int, build: Path) -> Row:
     row = Row(
         "issue 10 pool start",
         "2 workers: start, 4 tiny tasks, shut down",
-        "cpqueens.pool.local_pool(2) (loky)",
+        "cpqueens.execution.pool.local_pool(2) (loky)",
         "concurrent.futures spawn pool (needs a main guard)",
         target="informative: the price of not re-running the user's script",
     )
-    ours = POOL_SNIPPET.format(pool="__import__('cpqueens.pool').pool.local_pool(2)")
+    ours = POOL_SNIPPET.format(pool="__import__('cpqueens.execution.pool').pool.local_pool(2)")
     anchor = POOL_SNIPPET.format(
         pool="__import__('concurrent.futures').futures.ProcessPoolExecutor(2, "
         "mp_context=__import__('multiprocessing').get_context('spawn'))"
@@ -445,8 +445,8 @@ NOTES = (
     "Notes:",
     "",
     "- Goals 1 and 2 count the free board, which `counting.count` hands to the symmetry",
-    "  kernels (`cpqueens/native_symmetry.py`); blocked or placed boards and several",
-    "  colours run `cpqueens/native.py` (goal 5).",
+    "  kernels (`cpqueens/kernels/classes.py`); blocked or placed boards and several",
+    "  colours run `cpqueens/kernels/placements.py` (goal 5).",
     "- The judges' anchor is their nested method written with the seeds' bitmasks; the",
     "  judge's array code as written took 381 s for the same board (one run), about 9x",
     "  longer, so the anchor used here is the stricter one.",
@@ -517,7 +517,7 @@ def warm_up() -> None:
         "for m in (cpqueens.model(9), cpqueens.model(9, colours=2)):\n"
         "    bitmask._native_count(bitmask.compile_plan(m))\n"
         "cpqueens.model(12).count(backend='bitmask', workers=1)  # the symmetry kernels\n"
-        "from cpqueens import native; import numpy as np\n"
+        "from cpqueens.kernels import placements as native; import numpy as np\n"
         "native.count_nested_pairs(np.full(5, 31, np.uint64), np.full(5, 31, np.uint64))"
     )
     subprocess.run([PYTHON, "-c", code], cwd=ROOT, check=True)

@@ -5,7 +5,7 @@ the symmetry kernels (the split for 2 workers) on 2 worker processes that are
 already running:
 
 - local: ``count(executor=pool)``, ``pool`` the loky process pool that
-  ``count(workers=2)`` makes (``cpqueens.pool.local_pool(2)``);
+  ``count(workers=2)`` makes (``cpqueens.execution.pool.local_pool(2)``);
 - dask: ``count(executor=client.get_executor())`` on
   ``LocalCluster(n_workers=2, threads_per_worker=1, processes=True)`` on 127.0.0.1.
 
@@ -27,9 +27,9 @@ from pathlib import Path
 from distributed import Client, LocalCluster
 
 import cpqueens
-from cpqueens.class_count import depth_for, pieces
-from cpqueens.counting import SUBPROBLEMS_PER_WORKER
-from cpqueens.pool import local_pool
+from cpqueens.execution.pool import local_pool
+from cpqueens.strategies.class_count import depth_for, pieces
+from cpqueens.tasks.count import SUBPROBLEMS_PER_WORKER
 
 #: OEIS A000170, to check every timed count.
 A000170 = {13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}

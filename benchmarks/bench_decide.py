@@ -114,7 +114,7 @@ def select(seeds: int = 60) -> None:
     """
     import numpy as np
 
-    from cpqueens import native_search as ns
+    from cpqueens.kernels import resumable as ns
 
     def nodes(seed: int, d: int, cap: float) -> int:
         masks = [(1 << 21) - 1] * 21

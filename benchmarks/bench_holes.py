@@ -80,13 +80,15 @@ BOARDS = (
 NOTES = (
     "How each board is counted (one worker):",
     "",
-    "- holes4: `cpqueens/hole_sums.py`: one pass of the symmetry kernels over the free board",
+    "- holes4: `cpqueens/strategies/hole_sums.py`: one pass of the symmetry kernels over the"
+    " free board",
     "  weighs each leaf by 8 less its queens on the holes' images (the free board less the",
     "  single holes), plus one small completion per non-attacking set of 2+ holes;",
     "  in this process (n < 17).",
     "- corners: the symmetry kernels with the holes as per-row masks (all 8 symmetries keep",
     "  them), in this process.",
-    "- placed2: `cpqueens/native.py`'s `count_placements` (look-ahead in the unrolled rows) on",
+    "- placed2: `cpqueens/kernels/placements.py`'s `count_placements` (look-ahead in the unrolled"
+    " rows) on",
     "  weighted subproblems, in one worker process: no symmetry applies.",
     "- free17 / free16: the symmetry kernels (free17 in one worker process).",
     "- A whole cpqueens process pays numba's floor and more before counting (Python, numba,",
@@ -150,8 +152,8 @@ print(kernel(1))
 WARM = """
 import json, sys, time
 import cpqueens
-import cpqueens.counting
-cpqueens.counting.processes = lambda *args, **kwargs: 0  # count here, not in a worker
+import cpqueens.tasks.count
+cpqueens.tasks.count.processes = lambda *args, **kwargs: 0  # count here, not in a worker
 cpqueens.model(12).count(workers=1)
 cpqueens.model(12, placed=[(0, 1)]).count(workers=1)
 cpqueens.model(12, blocked=[(2, 3)]).count(workers=1)

@@ -7,7 +7,7 @@ Issue 13's first idea, for boards the symmetry kernels do not take:
 - "row pairs": rows r and n - 1 - r split together, one pair of cells per orbit
   of the mirror, the flip and the half turn (:func:`row_pair_subproblems`,
   here only: measured and rejected, it costs more than it saves);
-- "now": ``cpqueens.symmetry.subproblems`` as the count takes it (the mirror
+- "now": ``cpqueens.strategies.symmetry.subproblems`` as the count takes it (the mirror
   halves the first row; a board the flip keeps and the mirror does not is
   split as its transpose, which the mirror keeps).
 
@@ -34,10 +34,10 @@ from pathlib import Path
 import cpqueens
 from cpqueens.backends import get
 from cpqueens.model import Model
-from cpqueens.split import Subproblem
-from cpqueens.split import subproblems as row_split
-from cpqueens.symmetry import TRANSFORMS, group
-from cpqueens.symmetry import subproblems as count_split
+from cpqueens.strategies.split import Subproblem
+from cpqueens.strategies.split import subproblems as row_split
+from cpqueens.strategies.symmetry import TRANSFORMS, group
+from cpqueens.strategies.symmetry import subproblems as count_split
 
 HERE = Path(__file__).resolve().parent
 #: The planner's aim for one worker (``counting.SUBPROBLEMS_PER_WORKER``).

@@ -1,10 +1,10 @@
 """Side by side: symmetry-reduced counting against mirror-only counting.
 
 1. bitmask: ``model(n).count(backend="bitmask", workers=1)`` (the max-edge
-   class-weighted kernels in cpqueens/native_symmetry.py) against three
+   class-weighted kernels in cpqueens/kernels/classes.py) against three
    mirror-only engines (Somers' trick: row 0's queen in the left half, x2):
    a plain numba DFS written here, the speed issue's engine (the mirror split
-   of cpqueens.split counted by cpqueens.native.count_placements, the last
+   of cpqueens.strategies.split counted by cpqueens.kernels.placements.count_placements, the last
    seven rows unrolled), and the symmetry kernels' own DFS (look-ahead, nine
    rows unrolled) on the mirror split, which isolates what the symmetry
    reduction itself gains.
@@ -29,9 +29,9 @@ import numpy as np
 from numba import njit
 
 import cpqueens
-from cpqueens.counting import count_subproblem
-from cpqueens.native_symmetry import _weighed_leaves
-from cpqueens.split import subproblems
+from cpqueens.kernels.classes import _weighed_leaves
+from cpqueens.strategies.split import subproblems
+from cpqueens.tasks.count import count_subproblem
 
 
 @njit(cache=True)
@@ -177,14 +177,14 @@ def main() -> None:
         "## bitmask, free board: symmetry-reduced kernels against mirror-only engines",
         "",
         "The plain DFS is the simple one-row-at-a-time loop written in this script. The",
-        "speed issue's engine (cpqueens.native.count_placements on the mirror split:",
+        "speed issue's engine (cpqueens.kernels.placements.count_placements on the mirror split:",
         "explicit stack, last seven rows unrolled) is the issue's yardstick. The",
         "symmetry kernels' DFS adds a look-ahead (a queen that leaves the next row no",
         "free cell is skipped: a third of the nodes, all dead ends) and unrolls nine",
         "rows; run on the mirror split alone it shows how much of the speed-up is the",
         "DFS and how much the symmetry reduction (last column).",
         "",
-        "The reduction (cpqueens/native_symmetry.py): a class's representatives are",
+        "The reduction (cpqueens/kernels/classes.py): a class's representatives are",
         "the images whose row-0 queen is the edge queen farthest from its corner, so",
         "the search pins row 0's queen to a column D of the left half and closes the",
         "edge columns in the rows farther than D from row 0 and row n - 1; leaves",

@@ -3,7 +3,7 @@
 A unique count of a board with some of the 8 symmetries used to narrow the model
 by ``LexLeader(group)`` and check every complete solution against its images;
 on ``bitmask`` a model with no extra constraint now takes its total (the fast paths) and the
-solutions the turns fix, over the group's size (``cpqueens.burnside``).
+solutions the turns fix, over the group's size (``cpqueens.strategies.burnside``).
 Both run here on the same boards, one worker, in this process, the results
 checked to agree.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import cpqueens
 from cpqueens.model import Model
-from cpqueens.symmetry import leader
+from cpqueens.strategies.symmetry import leader
 
 HERE = Path(__file__).resolve().parent
 

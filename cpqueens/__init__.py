@@ -6,7 +6,6 @@
 """
 
 from cpqueens.backends import backends
-from cpqueens.board import Board
 from cpqueens.errors import (
     BackendUnavailableError,
     CheckpointError,
@@ -17,10 +16,11 @@ from cpqueens.errors import (
     NotSupportedError,
     WorkerLostError,
 )
-from cpqueens.expressions import Condition, Expression, all_different
 from cpqueens.model import Model, model
-from cpqueens.solution import Solution
 from cpqueens.tasks.optimise import CellModel, Optimum, cells, domination, independence, peaceable
+from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.expressions import Condition, Expression, all_different
+from cpqueens.vocabulary.solution import Solution
 
 __version__ = "0.1.0"
 

@@ -21,11 +21,11 @@ from typing import Any, NoReturn
 
 import cpqueens
 from cpqueens.backends import CHOICES, distribution, is_installed, known
-from cpqueens.board import Board
-from cpqueens.constraints import Placed
 from cpqueens.errors import CountInterrupted, CpqueensError
 from cpqueens.model import DEFAULT_BACKEND, Model
-from cpqueens.planner import PREFERENCE
+from cpqueens.strategies.planner import PREFERENCE
+from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.constraints import Placed
 
 EXAMPLES = """\
 examples:

@@ -14,8 +14,10 @@ from itertools import islice
 
 from cpqueens.backends import backends as installed_backends
 from cpqueens.backends import get as get_backend
-from cpqueens.board import Board, check_cells, check_size
-from cpqueens.constraints import (
+from cpqueens.errors import CrossCheckError
+from cpqueens.strategies.planner import AUTO, BackendName, resolve
+from cpqueens.vocabulary.board import Board, check_cells, check_size
+from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Cell,
     Constraint,
@@ -26,10 +28,8 @@ from cpqueens.constraints import (
     Toroidal,
     Where,
 )
-from cpqueens.errors import CrossCheckError
-from cpqueens.expressions import Condition, Variables
-from cpqueens.planner import AUTO, BackendName, resolve
-from cpqueens.solution import Solution
+from cpqueens.vocabulary.expressions import Condition, Variables
+from cpqueens.vocabulary.solution import Solution
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits.
 DEFAULT_BACKEND: BackendName = AUTO
@@ -137,12 +137,12 @@ class Model:
         return self.with_constraints(*found)
 
     def symmetries(self) -> tuple[str, ...]:
-        """The board symmetries mapping the whole model onto itself (``cpqueens.symmetry``).
+        """The board symmetries mapping the whole model onto itself (see ``strategies.symmetry``).
 
         >>> model(6, blocked=[(0, 1), (1, 0)]).symmetries()
         ('identity', 'diagonal')
         """
-        from cpqueens.symmetry import group
+        from cpqueens.strategies.symmetry import group
 
         return group(self)
 
@@ -160,7 +160,7 @@ class Model:
         """The exact number of solutions; with ``unique``, of classes under ``symmetries()``.
 
         ``backend`` "auto" (the default) is the fastest exact engine for the
-        model (``cpqueens.planner``): today the bitmask kernels; "cpsat",
+        model (``cpqueens.strategies.planner``): today the bitmask kernels; "cpsat",
         "python-constraint" and "bitmask" name one. The search runs in pieces
         (symmetry-reduced where the model allows), more of them the more
         workers there are.
@@ -187,7 +187,7 @@ class Model:
         >>> model(8).count(unique=True)
         12
         """
-        from cpqueens.counting import count
+        from cpqueens.tasks.count import count
 
         return count(
             self,
@@ -230,7 +230,7 @@ class Model:
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
         if not isinstance(unique, bool):
             raise TypeError(f"unique must be True or False, got {unique!r}")
-        from cpqueens.counting import check_time_limit
+        from cpqueens.tasks.count import check_time_limit
 
         seconds = check_time_limit(time_limit)
         resolve(self, backend)  # an unknown or missing backend fails here, not when iterated
@@ -240,7 +240,7 @@ class Model:
         self, backend: BackendName, limit: int | None, unique: bool, time_limit: float | None
     ) -> Iterator[Solution]:
         """The generator behind ``solutions``, its arguments checked."""
-        from cpqueens.symmetry import leader
+        from cpqueens.strategies.symmetry import leader
 
         symmetries = self.symmetries()
         source = self.with_constraints(leader(self)) if unique and len(symmetries) > 1 else self
@@ -263,8 +263,8 @@ class Model:
         >>> model(8).first().columns
         (0, 4, 7, 5, 2, 6, 1, 3)
         """
-        from cpqueens.counting import check_time_limit
-        from cpqueens.decide import first
+        from cpqueens.tasks.count import check_time_limit
+        from cpqueens.tasks.decide import first
 
         found = first(self, backend, check_time_limit(time_limit))
         return None if found is None else Solution(found, self.board, self.symmetries())
@@ -281,8 +281,8 @@ class Model:
         >>> model(3).exists(), model(4).exists()
         (False, True)
         """
-        from cpqueens.counting import check_time_limit
-        from cpqueens.decide import exists
+        from cpqueens.tasks.count import check_time_limit
+        from cpqueens.tasks.decide import exists
 
         return exists(self, backend, check_time_limit(time_limit))
 
@@ -292,7 +292,7 @@ class Model:
         """Any one solution (not ordered), checked against the model; None if provably none.
 
         "auto" races a construction (free boards), min-conflicts local search
-        and CP-SAT's free search (``cpqueens.find``); "cpsat" runs CP-SAT's
+        and CP-SAT's free search (``cpqueens.tasks.find``); "cpsat" runs CP-SAT's
         search alone. ``time_limit`` (seconds) ends a search that has neither
         found a solution nor proved there is none with ``IncompleteSearchError``.
         Ctrl-C stops it at once (``KeyboardInterrupt``).
@@ -302,7 +302,7 @@ class Model:
         >>> model(3).find() is None
         True
         """
-        from cpqueens.find import find
+        from cpqueens.tasks.find import find
 
         return find(self, backend, time_limit)
 

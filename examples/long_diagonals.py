@@ -7,7 +7,7 @@ and unique counts stay exact. Prints n, the count and the classes, n = 1..10.
 """
 
 import cpqueens
-from cpqueens.constraints import BOARD_SYMMETRIES
+from cpqueens.vocabulary.constraints import BOARD_SYMMETRIES
 
 
 def no_long_diagonal(n: int) -> cpqueens.Model:

@@ -14,7 +14,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import cpqueens
 
-# more holes than cpqueens.hole_sums takes (n / 2): the count runs as weighted subproblems
+# more holes than strategies.hole_sums takes (n / 2): the count runs as weighted subproblems
 MODEL = cpqueens.model(12, blocked=[(5, 7), (0, 3), (1, 8), (3, 1), (6, 10), (9, 4), (11, 6)])
 BACKEND = "bitmask"
 DELAY = 0.04

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.checkpoint import content_digest, describe
-from cpqueens.counting import count_subproblem
-from cpqueens.symmetry import subproblems
+from cpqueens.execution.checkpoint import content_digest, describe
+from cpqueens.strategies.symmetry import subproblems
+from cpqueens.tasks.count import count_subproblem
 from tests import checkpoint_job, oracle
 from tests.processes import children, environment, finished, wait_for, wait_gone
 

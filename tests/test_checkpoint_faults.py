@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.checkpoint import MAX_BYTES, Checkpoint, content_digest
+from cpqueens.execution.checkpoint import MAX_BYTES, Checkpoint, content_digest
 from tests.processes import environment, finished, wait_for
 
 CLI = [sys.executable, "-m", "cpqueens"]

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens import decide
 from cpqueens.backends import bitmask
+from cpqueens.tasks import decide
 from tests import oracle
 from tests.processes import environment
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.counting import executor_workers, split_depth
-from cpqueens.split import subproblems
+from cpqueens.strategies.split import subproblems
+from cpqueens.tasks.count import executor_workers, split_depth
 from tests import oracle
 from tests.processes import environment, finished
 
@@ -61,7 +61,7 @@ def test_dask_counts_match_the_reference_and_the_oracle(executor, case):
 
 def test_the_split_adapts_to_the_cluster(executor):
     assert executor_workers(executor) == 2
-    from cpqueens.class_count import depth_for, pieces
+    from cpqueens.strategies.class_count import depth_for, pieces
 
     model = cpqueens.model(12, placed=[(1, 3)])  # a placed queen: weighted subproblems
     seen = []
@@ -129,7 +129,7 @@ def test_the_cli_refuses_workers_with_a_scheduler(cluster):
 LEAVE_MID_TRANSFER = """
 import sys, time
 from cpqueens.cli import dask_client
-from cpqueens.runner import run
+from cpqueens.execution.runner import run
 
 class SlowToSend:  # a result that takes a while to leave its worker
     def __reduce__(self):
@@ -212,7 +212,7 @@ def test_ctrl_c_cancels_the_clusters_tasks_and_the_same_command_resumes(cluster,
 
 
 def test_the_symmetry_kernels_count_on_the_cluster_and_resume_from_a_checkpoint(executor, tmp_path):
-    from cpqueens.class_count import pieces
+    from cpqueens.strategies.class_count import pieces
 
     path = tmp_path / "q14.json"
     model = cpqueens.model(14)

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.checkpoint import describe
 from cpqueens.errors import CheckpointError
-from cpqueens.expressions import Comparison, Logic, Var, reads
+from cpqueens.execution.checkpoint import describe
+from cpqueens.vocabulary.expressions import Comparison, Logic, Var, reads
 from tests import oracle
 
 # A drawn condition is a small tree of tuples, read twice by ``build``: once with

@@ -16,10 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens import construct, verify
-from cpqueens import find as find_module
-from cpqueens.decide import line_search
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
+from cpqueens.strategies import construct
+from cpqueens.tasks import find as find_module
+from cpqueens.tasks.decide import line_search
+from cpqueens.vocabulary import verify
 
 from . import oracle
 
@@ -280,7 +281,7 @@ def test_ctrl_c_stops_a_long_find_at_once(tmp_path):
 
 def dfs_answer(n, blocked, placed, colours, budget=None):
     """Run the restarting DFS alone to its end: its solution, or None when it saw every branch."""
-    from cpqueens import mrv_search
+    from cpqueens.kernels import mrv_search
 
     fixed = [{} for _ in range(colours)]
     for r, c in placed:

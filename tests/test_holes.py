@@ -8,15 +8,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens import burnside, class_count, hole_sums, native
 from cpqueens.backends import get as get_backend
-from cpqueens.planner import (
+from cpqueens.kernels import placements as native
+from cpqueens.strategies import burnside, class_count, hole_sums
+from cpqueens.strategies.planner import (
     placed_as_holes,
     takes_placed_as_holes,
     uses_class_kernels,
     uses_hole_sums,
 )
-from cpqueens.symmetry import leader
+from cpqueens.strategies.symmetry import leader
 from tests import oracle
 from tests.test_symmetry import CELL_MAPS, brute_force_classes
 

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 import cpqueens
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed
 
 
 def test_constraints_state_the_whole_problem():
@@ -97,8 +97,8 @@ def test_solution_drawing_marks_colours_and_blocked_cells():
 
 def test_cross_check_raises_when_backends_disagree(monkeypatch):
     from cpqueens.backends import bitmask
-    from cpqueens.counting import split_depth
-    from cpqueens.split import subproblems
+    from cpqueens.strategies.split import subproblems
+    from cpqueens.tasks.count import split_depth
 
     # 8 queens with a blocked corner (no mirror): every subproblem of weight 1 "counts" 93.
     # (A free board would not reach bitmask.count: it goes to the symmetry kernels.)

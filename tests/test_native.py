@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens import native
 from cpqueens.backends import bitmask
-from cpqueens.constraints import Placed
+from cpqueens.kernels import placements as native
+from cpqueens.vocabulary.constraints import Placed
 from tests import oracle
 
 

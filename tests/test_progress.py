@@ -9,10 +9,11 @@ from itertools import pairwise
 import pytest
 
 import cpqueens
-from cpqueens import cli, progress
-from cpqueens.checkpoint import content_digest
-from cpqueens.counting import split_depth
-from cpqueens.split import subproblems
+from cpqueens import cli
+from cpqueens.execution import progress
+from cpqueens.execution.checkpoint import content_digest
+from cpqueens.strategies.split import subproblems
+from cpqueens.tasks.count import split_depth
 
 
 def total_for(model, workers):
@@ -47,7 +48,7 @@ def test_the_callback_on_a_process_pool():
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_symmetry_kernels_report_progress_too(workers):
-    from cpqueens.class_count import pieces
+    from cpqueens.strategies.class_count import pieces
 
     seen = []
     assert cpqueens.model(14).count(workers=workers, progress=lambda *p: seen.append(p)) == 365596

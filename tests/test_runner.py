@@ -12,7 +12,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 import pytest
 
 import cpqueens
-from cpqueens.runner import run
+from cpqueens.execution.runner import run
 
 
 class OneThread(Executor):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.split import (
+from cpqueens.strategies.split import (
     colours_interchangeable,
     is_flip_symmetric,
     is_mirror_symmetric,

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.constraints import Invariant, LexLeader
+from cpqueens.vocabulary.constraints import Invariant, LexLeader
 from tests import oracle
 
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]
@@ -21,7 +21,7 @@ A260318 = [1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 4, 4, 0]
 A260320 = [0, 0, 0, 0, 1, 0, 4, 11, 42, 89, 329, 1765, 9197, 45647]
 UNIQUE_LIMIT = {"bitmask": 12, "cpsat": 9, "python-constraint": 9}
 
-# The board symmetries, written here independently of cpqueens.symmetry.
+# The board symmetries, written here independently of cpqueens.strategies.symmetry.
 CELL_MAPS = {
     "identity": lambda r, c, n: (r, c),
     "rot90": lambda r, c, n: (c, n - 1 - r),
@@ -73,7 +73,7 @@ def test_a002562(name, n):
 
 
 def test_native_kernels_by_class_size():
-    from cpqueens.class_count import classes
+    from cpqueens.strategies.class_count import classes
 
     for n in range(5, 15):
         two, four, eight = classes(n)
@@ -88,7 +88,7 @@ def test_native_kernels_by_class_size():
 
 @pytest.mark.parametrize("n", range(5, 14))
 def test_every_split_depth_of_the_kernels_adds_up_to_the_same_classes(n):
-    from cpqueens.class_count import combine, count_piece, pieces
+    from cpqueens.strategies.class_count import combine, count_piece, pieces
 
     for depth in (0, 1, 2):
         parts = pieces(n, depth)
@@ -103,7 +103,7 @@ def test_every_split_depth_of_the_kernels_adds_up_to_the_same_classes(n):
 def test_a_driver_with_workers_leaves_numba_to_them():
     # The pool's processes start while the driver loads nothing heavy.
     code = (
-        "import sys\nfrom cpqueens.class_count import classes\n"
+        "import sys\nfrom cpqueens.strategies.class_count import classes\n"
         "print(classes(9, workers=2), 'numba' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -204,7 +204,7 @@ def test_workers_give_the_same_unique_count():
 
 
 def test_cpsat_counts_representatives_weighted_by_class_size():
-    from cpqueens.symmetry import subproblems
+    from cpqueens.strategies.symmetry import subproblems
 
     parts = subproblems(cpqueens.model(8), "cpsat", 1)
     assert [p.weight for p in parts] == [8, -4, -2]

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.constraints import BOARD_SYMMETRIES, KnightMoves, Toroidal
-from cpqueens.symmetry import image
+from cpqueens.strategies.symmetry import image
+from cpqueens.vocabulary.constraints import BOARD_SYMMETRIES, KnightMoves, Toroidal
 from tests import oracle
 
 #: A051906: toroidal n-queens solutions, n = 1..13.
@@ -199,7 +199,7 @@ def test_the_native_variant_kernel_agrees_with_the_python_dfs():
     import numpy as np
 
     from cpqueens.backends import bitmask
-    from cpqueens.native_variants import count_variant
+    from cpqueens.kernels.variants import count_variant
 
     rng = random.Random(14)
     lines = frozenset({0, 1, -1})

@@ -59,7 +59,7 @@ def get(name: str) -> ModuleType:
     return importlib.import_module(module_name)
 
 
-#: Every name a user may pass: "auto" (``cpqueens.planner`` resolves it) and the backends.
+#: Every name a user may pass: "auto" (the planner resolves it) and the backends.
 CHOICES = ("auto", *_BACKENDS)
 
 

@@ -5,7 +5,7 @@ Bit c of a row mask stands for column c, so taking the lowest set bit first
 out in lexicographic order. Python integers have no width limit: any n works.
 
 ``count`` hands big searches on boards of at most 64 columns to the numba
-kernels in :mod:`cpqueens.native` (imported only then, so small boards never
+kernels in :mod:`cpqueens.kernels.placements` (imported only then, so small boards never
 pay for loading numba); two colours that share no cell are counted as pairs of
 one-colour placements instead of one search of the second colour per
 placement of the first.
@@ -18,8 +18,9 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import (
+from cpqueens.backends.translate import unsupported
+from cpqueens.errors import IncompleteSearchError
+from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Disjoint,
     Forbidden,
@@ -30,8 +31,7 @@ from cpqueens.constraints import (
     Toroidal,
     Where,
 )
-from cpqueens.errors import IncompleteSearchError
-from cpqueens.expressions import CondNode, evaluate
+from cpqueens.vocabulary.expressions import CondNode, evaluate
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -493,7 +493,7 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
     if not plan.symmetric:
         yield from _nested(plan, (), deadline)
         return
-    from cpqueens.symmetry import satisfies
+    from cpqueens.strategies.symmetry import satisfies
 
     for found in _nested(plan, (), deadline):
         if all(satisfies(found, constraint, plan.n) for constraint in plan.symmetric):
@@ -520,7 +520,7 @@ def _wants_native(plan: Plan) -> bool:
         return False
     if plan.symmetric or plan.checks:
         return False  # symmetry-breaking and conditions: the Python DFS checks them
-    if "cpqueens.native" in sys.modules:
+    if "cpqueens.kernels.placements" in sys.modules:
         return True
     rows = sum(1 for mask in plan.allowed[0] if mask & (mask - 1))  # rows with a choice
     return rows >= NATIVE_MIN_ROWS - (3 if len(plan.allowed) > 1 else 0)
@@ -530,7 +530,7 @@ def _native_count(plan: Plan, earlier: tuple[tuple[int, ...], ...] = ()) -> int:
     """Count ``plan`` with the numba kernels; colours before the last two are enumerated."""
     import numpy as np
 
-    from cpqueens import native
+    from cpqueens.kernels import placements as native
 
     colours = len(plan.allowed)
     colour = len(earlier)
@@ -567,7 +567,7 @@ def _native_variant_count(plan: Plan, earlier: tuple[tuple[int, ...], ...]) -> i
     """Count a plan with toroidal or knight colours: the last colour natively, the rest listed."""
     import numpy as np
 
-    from cpqueens.native_variants import count_variant
+    from cpqueens.kernels.variants import count_variant
 
     colour = len(earlier)
     masks = _colour_masks(plan, colour, earlier)

@@ -18,9 +18,10 @@ from collections.abc import Iterator
 
 from ortools.sat.python import cp_model
 
-from cpqueens.backends._translate import domains as cell_domains
-from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import (
+from cpqueens.backends.translate import domains as cell_domains
+from cpqueens.backends.translate import unsupported
+from cpqueens.errors import IncompleteSearchError
+from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Disjoint,
     Forbidden,
@@ -31,8 +32,7 @@ from cpqueens.constraints import (
     Toroidal,
     Where,
 )
-from cpqueens.errors import IncompleteSearchError
-from cpqueens.expressions import (
+from cpqueens.vocabulary.expressions import (
     NEGATED,
     Comparison,
     CondNode,
@@ -269,11 +269,11 @@ def _add_symmetry_constraints(
     """State ``LexLeader`` and ``Invariant`` over the images of q under board symmetries.
 
     Each colour's queens are a permutation, so an image is affine in q or in
-    its inverse p (``cpqueens.symmetry.AFFINE``). The lexicographic comparison
+    its inverse p (``cpqueens.strategies.symmetry.AFFINE``). The lexicographic comparison
     uses one "equal so far" literal per position, fully determined by q, so
     every solution is enumerated exactly once.
     """
-    from cpqueens.symmetry import AFFINE
+    from cpqueens.strategies.symmetry import AFFINE
 
     n = len(q[0])
     inverse: list[list[cp_model.IntVar]] = []

@@ -14,9 +14,10 @@ from collections.abc import Iterator
 
 import constraint as pc
 
-from cpqueens.backends._translate import domains as cell_domains
-from cpqueens.backends._translate import unsupported
-from cpqueens.constraints import (
+from cpqueens.backends.translate import domains as cell_domains
+from cpqueens.backends.translate import unsupported
+from cpqueens.errors import IncompleteSearchError
+from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Disjoint,
     Forbidden,
@@ -27,8 +28,7 @@ from cpqueens.constraints import (
     Toroidal,
     Where,
 )
-from cpqueens.errors import IncompleteSearchError
-from cpqueens.expressions import CondNode, evaluate, reads
+from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -250,7 +250,7 @@ def _add_symmetry_constraint(
     problem: pc.Problem, item: LexLeader | Invariant, n: int, colours: int
 ) -> None:
     """State a symmetry constraint: ``Invariant`` pairwise, ``LexLeader`` as one n-ary check."""
-    from cpqueens.symmetry import satisfies, transform
+    from cpqueens.strategies.symmetry import satisfies, transform
 
     if isinstance(item, Invariant):
         for colour in range(colours):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
+from cpqueens.kernels.bits import lowest_index
+from cpqueens.kernels.jit import kernel
 
 
 @kernel()
@@ -19,11 +20,7 @@ def _lowest(words: np.ndarray) -> int:
     for w in range(words.shape[0]):
         word = words[w]
         if word:
-            index = 0
-            while not word & np.uint64(1):
-                word >>= np.uint64(1)
-                index += 1
-            return w * 64 + index
+            return w * 64 + int(lowest_index(word))
     return -1
 
 

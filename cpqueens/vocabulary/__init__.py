@@ -1,4 +1,4 @@
-"""The vocabulary: plain frozen data a model is made of (boards, constraints, expressions, solutions).
+"""The vocabulary: plain frozen data a model is made of (board, constraints, expressions).
 
 Nothing here solves or imports a solver: ``import cpqueens`` stays light.
 """

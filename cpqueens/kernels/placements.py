@@ -19,65 +19,15 @@ and places queens that attack along columns and both diagonals:
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
-from cpqueens.jit import kernel
+from cpqueens.kernels.bits import live, lowest_index, popcount
+from cpqueens.kernels.jit import kernel
 
 #: The widest board whose placements pack into one uint64 (4 bits per row).
 MAX_PACKED_N = 16
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_TOP_BIT = np.uint64(63)
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """The number of set bits of a uint64 (one machine instruction)."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _lowest_index(typingctx, x):
-    """The index of the lowest set bit of a non-zero uint64."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], context.get_constant(types.boolean, True))
-
-    return sig, codegen
-
-
-@intrinsic
-def _leading_zeros(typingctx, x):
-    """The number of zero bits above the highest set bit of a non-zero uint64."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
-
-    return sig, codegen
-
-
-@kernel(inline="always")
-def _live(free, below):
-    """The cells of ``free`` whose queen leaves a cell of ``below`` (the next row's) unattacked.
-
-    A queen attacks its own and the two neighbouring columns of the next row,
-    so it empties ``below`` exactly when ``below`` lies within those three: when
-    it neighbours both the lowest and the highest cell of ``below``. An empty
-    ``below`` leaves no queen.
-    """
-    low = below & (~below + _ONE)
-    high = _ONE << (_TOP_BIT - _leading_zeros(below | _ONE))
-    near_both = (low | (low << _ONE) | (low >> _ONE)) & (high | (high << _ONE) | (high >> _ONE))
-    return free & ~near_both & (_ZERO - np.uint64(below != _ZERO))
 
 
 @kernel()
@@ -90,7 +40,7 @@ def count_placements(allowed):
     """
     n = allowed.shape[0]
     if n == 1:
-        return np.int64(_popcount(allowed[0]))
+        return np.int64(popcount(allowed[0]))
     last = n - 1
     stack = np.empty((n, 4), dtype=np.uint64)
     total = _ZERO
@@ -124,14 +74,14 @@ def count_placements(allowed):
                     c1 = c0 | b1
                     d1 = (d0 | b1) << _ONE
                     a1 = (a0 | b1) >> _ONE
-                    f2 = _live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
+                    f2 = live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
                     while f2 != _ZERO:
                         b2 = f2 & (~f2 + _ONE)
                         f2 ^= b2
                         c2 = c1 | b2
                         d2 = (d1 | b2) << _ONE
                         a2 = (a1 | b2) >> _ONE
-                        f3 = _live(
+                        f3 = live(
                             row3 & ~(c2 | d2 | a2), row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE))
                         )
                         while f3 != _ZERO:
@@ -140,7 +90,7 @@ def count_placements(allowed):
                             c3 = c2 | b3
                             d3 = (d2 | b3) << _ONE
                             a3 = (a2 | b3) >> _ONE
-                            f4 = _live(
+                            f4 = live(
                                 row4 & ~(c3 | d3 | a3), row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE))
                             )
                             while f4 != _ZERO:
@@ -151,8 +101,8 @@ def count_placements(allowed):
                                 a4 = (a3 | b4) >> _ONE
                                 # two columns are left: every queen of row n - 2 that leaves
                                 # the last row a cell completes exactly one placement
-                                total += _popcount(
-                                    _live(
+                                total += popcount(
+                                    live(
                                         row5 & ~(c4 | d4 | a4),
                                         row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
                                     )
@@ -167,7 +117,7 @@ def count_placements(allowed):
                 na = (a | bit) >> _ONE
                 nxt = allowed[depth + 1] & ~(nc | nd | na)
                 if depth + 1 == last:
-                    total += _popcount(nxt)
+                    total += popcount(nxt)
                 elif nxt != _ZERO:
                     stack[depth, 0] = free
                     stack[depth, 1] = c
@@ -211,7 +161,7 @@ def list_placements(allowed, size):
             continue
         bit = free & (~free + _ONE)
         stack[depth, 0] = free ^ bit
-        code = stack[depth, 4] | (_lowest_index(bit) << np.uint64(4 * depth))
+        code = stack[depth, 4] | (lowest_index(bit) << np.uint64(4 * depth))
         if depth == n - 1:
             out[found] = code
             found += 1

@@ -15,8 +15,8 @@ model's group; a class has exactly one canonical member, its representative.
 Counting classes: the model narrowed by ``LexLeader(group)`` has exactly the
 representatives as solutions. On a one-colour board, free or with holes all
 8 symmetries keep, the numba kernels of
-``cpqueens.native_symmetry`` count them directly, by class size
-(``cpqueens.class_count`` shares the work).
+``cpqueens.kernels.classes`` count them directly, by class size
+(``cpqueens.strategies.class_count`` shares the work).
 
 Totals from representatives: no reflection fixes a solution with n >= 2 (it
 would put every queen of a colour on one line, or two of them on one
@@ -31,8 +31,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from cpqueens.board import Board
-from cpqueens.constraints import (
+from cpqueens.strategies.split import Subproblem
+from cpqueens.strategies.split import subproblems as split_subproblems
+from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.constraints import (
     BOARD_SYMMETRIES,
     Forbidden,
     Invariant,
@@ -42,8 +44,6 @@ from cpqueens.constraints import (
     Toroidal,
     Where,
 )
-from cpqueens.split import Subproblem
-from cpqueens.split import subproblems as split_subproblems
 
 if TYPE_CHECKING:
     from cpqueens.model import Model

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import factorial
 
-from cpqueens.board import Board
-from cpqueens.constraints import Cell, Placed
 from cpqueens.model import Model
+from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.constraints import Cell, Placed
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
+from cpqueens.kernels.jit import kernel
 
 #: Steps of the first chunk (a small board is often solved, or proved empty by CP-SAT, at once).
 FIRST_STEPS = 2_000

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, TypeGuard
 
-from cpqueens import drawing
-from cpqueens.constraints import Cell
+from cpqueens.vocabulary import drawing
+from cpqueens.vocabulary.constraints import Cell
 
 
 def _is_integer(value: object) -> TypeGuard[numbers.Integral]:

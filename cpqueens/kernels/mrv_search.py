@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
-from cpqueens.native import _popcount
+from cpqueens.kernels.bits import popcount
+from cpqueens.kernels.jit import kernel
 
 #: The widest board: one uint64 of columns per row.
 MAX_N = 64
@@ -35,7 +35,7 @@ _ZERO = np.uint64(0)
 @kernel(nogil=True)
 def _random_bit(mask):  # pragma: no cover - compiled
     """One set bit of a non-zero mask, chosen uniformly."""
-    pick = np.random.randint(_popcount(mask))
+    pick = np.random.randint(popcount(mask))
     for _ in range(pick):
         mask &= mask - _ONE
     return mask & (~mask + _ONE)
@@ -50,7 +50,7 @@ def _choose(dom, assigned, level):  # pragma: no cover - compiled
     for u in range(dom.shape[1]):
         if assigned[u]:
             continue
-        size = _popcount(dom[level, u])
+        size = popcount(dom[level, u])
         if size < best_size:
             best, best_size, ties = u, size, 1
         elif size == best_size:

@@ -1,10 +1,10 @@
 """Any one solution, fast: a portfolio of a construction, local search, a DFS and CP-SAT.
 
 - A free board (no blocked cell, no placed queen, no other constraint) gets
-  an explicit construction in O(n) when one is known (``cpqueens.construct``).
-- Otherwise min-conflicts local search (``cpqueens.local_search``) and, on
+  an explicit construction in O(n) when one is known (``cpqueens.strategies.construct``).
+- Otherwise min-conflicts local search (``cpqueens.kernels.local_search``) and, on
   boards of at most 64 columns, a complete DFS taking the row with the fewest
-  columns left first, with random restarts (``cpqueens.mrv_search``), run in
+  columns left first, with random restarts (``cpqueens.kernels.mrv_search``), run in
   alternate chunks in this thread, raced against CP-SAT's own free search with two
   workers in another thread (joining after a moment, 0.2 ms per row: most
   boards are solved by then); the first answer wins and the other is stopped.
@@ -13,7 +13,7 @@
   only on a proof: the DFS or CP-SAT saw every branch, or a contradiction
   is plain without search (a row or column with too few free cells, placed
   queens that attack, more colours than columns).
-- Every solution is checked against the model (``cpqueens.verify``) before
+- Every solution is checked against the model (``cpqueens.vocabulary.verify``) before
   it is returned. A time limit ends the search with ``IncompleteSearchError``;
   Ctrl-C stops every member and raises ``KeyboardInterrupt``.
 """
@@ -24,11 +24,12 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from cpqueens import construct, verify
 from cpqueens.backends import check_name, get, is_installed
-from cpqueens.constraints import AllDifferent, Disjoint, Forbidden, Placed
 from cpqueens.errors import IncompleteSearchError
-from cpqueens.solution import Solution
+from cpqueens.strategies import construct
+from cpqueens.vocabulary import verify
+from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed
+from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:
     from cpqueens.model import Model
@@ -39,7 +40,7 @@ FIND_BACKENDS = ("auto", "cpsat")
 CPSAT_MAX_N = 2000
 #: The local search runs alone for this long per row before CP-SAT joins (seconds).
 CPSAT_DELAY_PER_ROW = 0.0002
-#: The complete DFS (``cpqueens.mrv_search``) joins for boards of at most 64 columns and
+#: The complete DFS (``cpqueens.kernels.mrv_search``) joins for boards of at most 64 columns and
 #: this many (colour, row) variables: its stack holds that many squared words.
 DFS_MAX_VARIABLES = 512
 #: CP-SAT's workers in the race (the machine's other core runs the local search).
@@ -74,7 +75,7 @@ def _known() -> tuple[str, ...]:
 
 def find(model: Model, backend: str = "auto", time_limit: float | None = None) -> Solution | None:
     """Any one solution of ``model``, checked, or None if it provably has none."""
-    from cpqueens.counting import check_time_limit
+    from cpqueens.tasks.count import check_time_limit
 
     backend = check_backend(backend)
     limit = check_time_limit(time_limit)
@@ -101,9 +102,9 @@ def _search(
                 return built
     searcher = dfs = lines = None
     if backend == "auto" and local:
-        from cpqueens import mrv_search
-        from cpqueens.decide import line_search
-        from cpqueens.local_search import Search
+        from cpqueens.kernels import mrv_search
+        from cpqueens.kernels.local_search import Search
+        from cpqueens.tasks.decide import line_search
 
         searcher = Search(model.n, model.colours, model.board.blocked, fixed)
         if model.n <= mrv_search.MAX_N and model.n * model.colours <= DFS_MAX_VARIABLES:

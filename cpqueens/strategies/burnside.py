@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cpqueens import class_count
 from cpqueens.backends.bitmask import compile_plan
+from cpqueens.strategies import class_count
 
 if TYPE_CHECKING:
     from cpqueens.model import Model

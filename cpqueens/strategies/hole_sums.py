@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from cpqueens import class_count
-from cpqueens.board import Board
-from cpqueens.class_count import Piece
-from cpqueens.constraints import Cell
 from cpqueens.model import Model
-from cpqueens.split import Subproblem
-from cpqueens.symmetry import TRANSFORMS
+from cpqueens.strategies import class_count
+from cpqueens.strategies.class_count import Piece
+from cpqueens.strategies.split import Subproblem
+from cpqueens.strategies.symmetry import TRANSFORMS
+from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.constraints import Cell
 
 #: At most this many holes (2 ** MAX_HOLES sets); more and the completions cost more than they save.
 MAX_HOLES = 8

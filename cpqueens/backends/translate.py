@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cpqueens.constraints import Constraint, Forbidden, Placed
 from cpqueens.errors import NotSupportedError
+from cpqueens.vocabulary.constraints import Constraint, Forbidden, Placed
 
 
 def unsupported(backend: str, constraint: object) -> NotSupportedError:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cpqueens.constraints import (
+from cpqueens.errors import InvalidSolutionError
+from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Disjoint,
     Forbidden,
@@ -22,7 +23,6 @@ from cpqueens.constraints import (
     Toroidal,
     Where,
 )
-from cpqueens.errors import InvalidSolutionError
 
 if TYPE_CHECKING:
     from cpqueens.model import Model
@@ -53,7 +53,7 @@ def violation(model: Model, by_colour: Columns) -> str | None:
     >>> violation(model(4), ((0, 2, 1, 3),))
     'AllDifferent(q0[r] + r for every row r) fails: rows 1 and 2 share 3'
     """
-    from cpqueens.symmetry import satisfies
+    from cpqueens.strategies.symmetry import satisfies
 
     shape = _shape(model, by_colour)
     if shape is not None:

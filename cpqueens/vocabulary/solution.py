@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cpqueens import drawing
-from cpqueens.board import Board
-from cpqueens.drawing import BLOCKED, COLOUR_LETTERS, EMPTY, Style
+from cpqueens.vocabulary import drawing
+from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.drawing import BLOCKED, COLOUR_LETTERS, EMPTY, Style
 
 __all__ = ["BLOCKED", "COLOUR_LETTERS", "EMPTY", "Solution"]
 
@@ -32,7 +32,7 @@ class Solution:
     symmetries: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
 
     def _group(self) -> tuple[str, ...]:
-        from cpqueens.symmetry import board_group
+        from cpqueens.strategies.symmetry import board_group
 
         return self.symmetries if self.symmetries is not None else board_group(self.board)
 
@@ -45,14 +45,14 @@ class Solution:
         >>> Solution(((2, 0, 3, 1),), Board(4)).canonical().columns
         (1, 3, 0, 2)
         """
-        from cpqueens.symmetry import canonical
+        from cpqueens.strategies.symmetry import canonical
 
         found = canonical(self.by_colour, self._group(), self.board.n)
         return Solution(found, self.board, self.symmetries)
 
     def orbit(self) -> tuple[Solution, ...]:
         """Every distinct image of this solution under its symmetries, smallest first."""
-        from cpqueens.symmetry import orbit
+        from cpqueens.strategies.symmetry import orbit
 
         return tuple(
             Solution(found, self.board, self.symmetries)

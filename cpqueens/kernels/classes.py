@@ -30,13 +30,13 @@ solutions are densest, rather than those of the columns next to the corners
 (Takahashi's smallest-distance representatives, this module's earlier
 choice): about a quarter less search at n = 16, the same DFS on both.
 
-The search is that of :func:`cpqueens.native.count_placements` (explicit
+The search is that of :func:`cpqueens.kernels.placements.count_placements` (explicit
 stack, the last rows unrolled, here nine) with a look-ahead in the last seven
 rows: a row's queen is skipped when it would leave the row below it no free
 cell, which removes a third of the nodes, all dead ends.
 
 The search state is machine integers: ``n`` may be at most 31. The pieces are
-listed, shared among processes and summed by :mod:`cpqueens.class_count`;
+listed, shared among processes and summed by :mod:`cpqueens.strategies.class_count`;
 ``tests/test_symmetry.py`` checks the counts against OEIS.
 """
 
@@ -44,8 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
-from cpqueens.native import _live, _lowest_index, _popcount
+from cpqueens.kernels.bits import live, lowest_index, popcount
+from cpqueens.kernels.jit import kernel
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -121,7 +121,7 @@ def _weighed_leaves(allowed, marks, bottom):
                     c1 = c0 | b1
                     d1 = (d0 | b1) << _ONE
                     a1 = (a0 | b1) >> _ONE
-                    f2 = _live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
+                    f2 = live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
                     while f2 != _ZERO:
                         b2 = f2 & (~f2 + _ONE)
                         f2 ^= b2
@@ -129,7 +129,7 @@ def _weighed_leaves(allowed, marks, bottom):
                         c2 = c1 | b2
                         d2 = (d1 | b2) << _ONE
                         a2 = (a1 | b2) >> _ONE
-                        f3 = _live(
+                        f3 = live(
                             row3 & ~(c2 | d2 | a2), row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE))
                         )
                         while f3 != _ZERO:
@@ -139,7 +139,7 @@ def _weighed_leaves(allowed, marks, bottom):
                             c3 = c2 | b3
                             d3 = (d2 | b3) << _ONE
                             a3 = (a2 | b3) >> _ONE
-                            f4 = _live(
+                            f4 = live(
                                 row4 & ~(c3 | d3 | a3), row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE))
                             )
                             while f4 != _ZERO:
@@ -149,7 +149,7 @@ def _weighed_leaves(allowed, marks, bottom):
                                 c4 = c3 | b4
                                 d4 = (d3 | b4) << _ONE
                                 a4 = (a3 | b4) >> _ONE
-                                f5 = _live(
+                                f5 = live(
                                     row5 & ~(c4 | d4 | a4),
                                     row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
                                 )
@@ -160,7 +160,7 @@ def _weighed_leaves(allowed, marks, bottom):
                                     c5 = c4 | b5
                                     d5 = (d4 | b5) << _ONE
                                     a5 = (a4 | b5) >> _ONE
-                                    f6 = _live(
+                                    f6 = live(
                                         row6 & ~(c5 | d5 | a5),
                                         row7 & ~(c5 | (d5 << _ONE) | (a5 >> _ONE)),
                                     )
@@ -171,7 +171,7 @@ def _weighed_leaves(allowed, marks, bottom):
                                         d6 = (d5 | b6) << _ONE
                                         a6 = (a5 | b6) >> _ONE
                                         # every queen left in row n - 2 completes one solution
-                                        f7 = _live(
+                                        f7 = live(
                                             row7 & ~(c6 | d6 | a6),
                                             row8 & ~(c6 | (d6 << _ONE) | (a6 >> _ONE)),
                                         )
@@ -182,9 +182,9 @@ def _weighed_leaves(allowed, marks, bottom):
                                         ending = (
                                             low & (_ZERO - np.uint64((bottom & high) != _ZERO))
                                         ) | (high & (_ZERO - np.uint64((bottom & low) != _ZERO)))
-                                        tied = np.int64(_popcount(f7 & ending))
-                                        edge_ties = np.int64(_popcount(t5 | (b6 & m6)))
-                                        twelfths += (np.int64(_popcount(f7)) - tied) * _share(
+                                        tied = np.int64(popcount(f7 & ending))
+                                        edge_ties = np.int64(popcount(t5 | (b6 & m6)))
+                                        twelfths += (np.int64(popcount(f7)) - tied) * _share(
                                             edge_ties
                                         )
                                         twelfths += tied * _share(edge_ties + 1)
@@ -200,7 +200,7 @@ def _weighed_leaves(allowed, marks, bottom):
                 nxt = allowed[depth + 1] & ~(nc | nd | na)
                 if depth + 1 == last:
                     if nxt != _ZERO:
-                        tie = np.int64(_popcount(nt)) + np.int64((nxt & bottom) != _ZERO)
+                        tie = np.int64(popcount(nt)) + np.int64((nxt & bottom) != _ZERO)
                         twelfths += _share(tie)
                 elif nxt != _ZERO:
                     stack[depth, 0] = free
@@ -276,7 +276,7 @@ def _weighed_hits(allowed, marks, bottom, cellw):
             f0 = free
             while f0 != _ZERO:
                 b0 = f0 & (~f0 + _ONE)
-                s0 = s + cellw[base + 0, _lowest_index(b0)]
+                s0 = s + cellw[base + 0, lowest_index(b0)]
                 f0 ^= b0
                 t0 = t | (b0 & m0)
                 c0 = c | b0
@@ -285,68 +285,68 @@ def _weighed_hits(allowed, marks, bottom, cellw):
                 f1 = row1 & ~(c0 | d0 | a0)  # few dead ends this high: no look-ahead
                 while f1 != _ZERO:
                     b1 = f1 & (~f1 + _ONE)
-                    s1 = s0 + cellw[base + 1, _lowest_index(b1)]
+                    s1 = s0 + cellw[base + 1, lowest_index(b1)]
                     f1 ^= b1
                     t1 = t0 | (b1 & m1)
                     c1 = c0 | b1
                     d1 = (d0 | b1) << _ONE
                     a1 = (a0 | b1) >> _ONE
-                    f2 = _live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
+                    f2 = live(row2 & ~(c1 | d1 | a1), row3 & ~(c1 | (d1 << _ONE) | (a1 >> _ONE)))
                     while f2 != _ZERO:
                         b2 = f2 & (~f2 + _ONE)
-                        s2 = s1 + cellw[base + 2, _lowest_index(b2)]
+                        s2 = s1 + cellw[base + 2, lowest_index(b2)]
                         f2 ^= b2
                         t2 = t1 | (b2 & m2)
                         c2 = c1 | b2
                         d2 = (d1 | b2) << _ONE
                         a2 = (a1 | b2) >> _ONE
-                        f3 = _live(
+                        f3 = live(
                             row3 & ~(c2 | d2 | a2), row4 & ~(c2 | (d2 << _ONE) | (a2 >> _ONE))
                         )
                         while f3 != _ZERO:
                             b3 = f3 & (~f3 + _ONE)
-                            s3 = s2 + cellw[base + 3, _lowest_index(b3)]
+                            s3 = s2 + cellw[base + 3, lowest_index(b3)]
                             f3 ^= b3
                             t3 = t2 | (b3 & m3)
                             c3 = c2 | b3
                             d3 = (d2 | b3) << _ONE
                             a3 = (a2 | b3) >> _ONE
-                            f4 = _live(
+                            f4 = live(
                                 row4 & ~(c3 | d3 | a3), row5 & ~(c3 | (d3 << _ONE) | (a3 >> _ONE))
                             )
                             while f4 != _ZERO:
                                 b4 = f4 & (~f4 + _ONE)
-                                s4 = s3 + cellw[base + 4, _lowest_index(b4)]
+                                s4 = s3 + cellw[base + 4, lowest_index(b4)]
                                 f4 ^= b4
                                 t4 = t3 | (b4 & m4)
                                 c4 = c3 | b4
                                 d4 = (d3 | b4) << _ONE
                                 a4 = (a3 | b4) >> _ONE
-                                f5 = _live(
+                                f5 = live(
                                     row5 & ~(c4 | d4 | a4),
                                     row6 & ~(c4 | (d4 << _ONE) | (a4 >> _ONE)),
                                 )
                                 while f5 != _ZERO:
                                     b5 = f5 & (~f5 + _ONE)
-                                    s5 = s4 + cellw[base + 5, _lowest_index(b5)]
+                                    s5 = s4 + cellw[base + 5, lowest_index(b5)]
                                     f5 ^= b5
                                     t5 = t4 | (b5 & m5)
                                     c5 = c4 | b5
                                     d5 = (d4 | b5) << _ONE
                                     a5 = (a4 | b5) >> _ONE
-                                    f6 = _live(
+                                    f6 = live(
                                         row6 & ~(c5 | d5 | a5),
                                         row7 & ~(c5 | (d5 << _ONE) | (a5 >> _ONE)),
                                     )
                                     while f6 != _ZERO:
                                         b6 = f6 & (~f6 + _ONE)
-                                        s6 = s5 + cellw[base + 6, _lowest_index(b6)]
+                                        s6 = s5 + cellw[base + 6, lowest_index(b6)]
                                         f6 ^= b6
                                         c6 = c5 | b6
                                         d6 = (d5 | b6) << _ONE
                                         a6 = (a5 | b6) >> _ONE
                                         # every queen left in row n - 2 completes one solution
-                                        f7 = _live(
+                                        f7 = live(
                                             row7 & ~(c6 | d6 | a6),
                                             row8 & ~(c6 | (d6 << _ONE) | (a6 >> _ONE)),
                                         )
@@ -357,9 +357,9 @@ def _weighed_hits(allowed, marks, bottom, cellw):
                                         ending = (
                                             low & (_ZERO - np.uint64((bottom & high) != _ZERO))
                                         ) | (high & (_ZERO - np.uint64((bottom & low) != _ZERO)))
-                                        tied = np.int64(_popcount(f7 & ending))
-                                        edge_ties = np.int64(_popcount(t5 | (b6 & m6)))
-                                        twelfths += (np.int64(_popcount(f7)) - tied) * _share(
+                                        tied = np.int64(popcount(f7 & ending))
+                                        edge_ties = np.int64(popcount(t5 | (b6 & m6)))
+                                        twelfths += (np.int64(popcount(f7)) - tied) * _share(
                                             edge_ties
                                         )
                                         twelfths += tied * _share(edge_ties + 1)
@@ -369,8 +369,8 @@ def _weighed_hits(allowed, marks, bottom, cellw):
                                             )
                                             hits += w * (
                                                 s6
-                                                + cellw[last - 1, _lowest_index(low)]
-                                                + cellw[last, _lowest_index(high)]
+                                                + cellw[last - 1, lowest_index(low)]
+                                                + cellw[last, lowest_index(high)]
                                             )
                                         if f7 & high:
                                             w = _share(
@@ -378,8 +378,8 @@ def _weighed_hits(allowed, marks, bottom, cellw):
                                             )
                                             hits += w * (
                                                 s6
-                                                + cellw[last - 1, _lowest_index(high)]
-                                                + cellw[last, _lowest_index(low)]
+                                                + cellw[last - 1, lowest_index(high)]
+                                                + cellw[last, lowest_index(low)]
                                             )
         else:
             descended = False
@@ -387,16 +387,16 @@ def _weighed_hits(allowed, marks, bottom, cellw):
                 bit = free & (~free + _ONE)
                 free ^= bit
                 nt = ties[depth] | (bit & marks[depth])
-                ns = sums[depth] + cellw[depth, _lowest_index(bit)]
+                ns = sums[depth] + cellw[depth, lowest_index(bit)]
                 nc = c | bit
                 nd = (d | bit) << _ONE
                 na = (a | bit) >> _ONE
                 nxt = allowed[depth + 1] & ~(nc | nd | na)
                 if depth + 1 == last:
                     if nxt != _ZERO:
-                        tie = np.int64(_popcount(nt)) + np.int64((nxt & bottom) != _ZERO)
+                        tie = np.int64(popcount(nt)) + np.int64((nxt & bottom) != _ZERO)
                         twelfths += _share(tie)
-                        hits += _share(tie) * (ns + cellw[last, _lowest_index(nxt)])
+                        hits += _share(tie) * (ns + cellw[last, lowest_index(nxt)])
                 elif nxt != _ZERO:
                     stack[depth, 0] = free
                     stack[depth, 1] = c
@@ -454,7 +454,7 @@ def _turn_fixed(n, rows):
             continue
         bit = free & -free
         stack[depth, 0] = free ^ bit
-        col = np.int64(_lowest_index(np.uint64(bit)))
+        col = np.int64(lowest_index(np.uint64(bit)))
         columns[depth] = col
         if depth + 1 == half:
             fixed180 += 1
@@ -521,7 +521,7 @@ def count_piece(
     """One piece's count: its leaves weighed in twelfths, or the solutions a turn fixes.
 
     A piece is ("top", distance, row-1 columns, row-2 columns), "fixed180" or
-    "fixed90", as listed by :func:`cpqueens.class_count.pieces`. Leaves are
+    "fixed90", as listed by :func:`cpqueens.strategies.class_count.pieces`. Leaves are
     doubled: each stands for its mirror image too (see :func:`_masks`).
     ``rows``, if given, are the allowed columns of each row of a board whose
     holes all 8 symmetries keep (None: the free board).

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
-from cpqueens.native import _lowest_index, _popcount
+from cpqueens.kernels.bits import lowest_index, popcount
+from cpqueens.kernels.jit import kernel
 
 FOUND, EXHAUSTED, PAUSED = 1, 0, -1
 
@@ -79,7 +79,7 @@ def next_placement(allowed, stack, columns, counters, budget):
         f ^= bit
         nodes += 1
         if depth == last:
-            columns[depth] = _lowest_index(bit)
+            columns[depth] = lowest_index(bit)
             status = FOUND
             break
         nc = c | bit
@@ -88,7 +88,7 @@ def next_placement(allowed, stack, columns, counters, budget):
         nxt = allowed[depth + 1] & ~(nc | nd | na)
         if nxt == _ZERO:
             continue
-        columns[depth] = _lowest_index(bit)
+        columns[depth] = lowest_index(bit)
         stack[depth, 0] = f
         stack[depth, 1] = c
         stack[depth, 2] = d
@@ -164,7 +164,7 @@ def search_any(avail, done, rows, candidates, columns, counters, budget):
         alive = True
         rest = full & ~filled
         while rest != _ZERO:
-            r = np.int64(_lowest_index(rest))
+            r = np.int64(lowest_index(rest))
             rest &= rest - _ONE
             gap = r - row if r > row else row - r
             attacked = bit | (bit << np.uint64(gap)) | (bit >> np.uint64(gap))
@@ -175,13 +175,13 @@ def search_any(avail, done, rows, candidates, columns, counters, budget):
             avail[depth + 1, r] = left
             twice |= once & left
             once |= left
-            size = _popcount(left)
+            size = popcount(left)
             if size < fewest:
                 fewest = size
                 best = r
         if not alive or (once | taken) != full:
             continue  # an open row or an open column without a free cell
-        columns[row] = _lowest_index(bit)
+        columns[row] = lowest_index(bit)
         if depth + 1 == n:
             depth += 1
             status = FOUND

@@ -2,7 +2,7 @@
 
 A plain model (queens' lines, blocked cells, placed queens, colours: no
 variants, conditions or symmetry rules) on at most 64 columns is searched by
-the resumable kernels of :mod:`cpqueens.native_search`, in chunks, so that
+the resumable kernels of :mod:`cpqueens.kernels.resumable`, in chunks, so that
 Ctrl-C and the time limit are seen between chunks:
 
 - ``first``: every colour but the last enumerated in lexicographic order, each
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from cpqueens.backends import get as get_backend
 from cpqueens.errors import IncompleteSearchError
-from cpqueens.planner import resolve
+from cpqueens.strategies.planner import resolve
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,7 +66,7 @@ def exists(model: Model, backend: str, time_limit: float | None) -> bool:
     if plan is not None:
         return _checked(plan, _native_search(plan, clock, lexicographic=False)) is not None
     if backend == "auto" and model.n > NATIVE_MAX_N:
-        from cpqueens.find import find  # beyond the kernels: the portfolio, not pure Python
+        from cpqueens.tasks.find import find  # beyond the kernels: the portfolio, not pure Python
 
         return find(model, "auto", time_limit) is not None
     if engine == "cpsat":
@@ -127,7 +127,7 @@ def _array(masks: list[int]) -> np.ndarray:
 
 def placements(allowed: np.ndarray, clock: Deadline | None = None) -> Iterator[tuple[int, ...]]:
     """Every one-colour placement under ``allowed`` masks, in lexicographic order, compiled."""
-    from cpqueens import native_search as ns
+    from cpqueens.kernels import resumable as ns
 
     state = ns.first_state(allowed)
     while True:
@@ -145,7 +145,7 @@ def any_placements(allowed: np.ndarray, clock: Deadline | None = None) -> Iterat
 
     The first comes fast on hard boards; the order is the search's, not lexicographic.
     """
-    from cpqueens import native_search as ns
+    from cpqueens.kernels import resumable as ns
 
     state = ns.any_state(allowed)
     while True:
@@ -225,7 +225,7 @@ class LineSearch:
 
     def __init__(self, allowed: np.ndarray) -> None:
         """Start the search under ``allowed`` per-row masks."""
-        from cpqueens import native_search
+        from cpqueens.kernels import resumable as native_search
 
         self._kernels = native_search
         self._state = native_search.any_state(allowed)

@@ -22,13 +22,16 @@ from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import nullcontext
 from typing import Any, TypeVar
 
-from cpqueens import burnside, class_count, hole_sums
 from cpqueens.backends import get as get_backend
-from cpqueens.checkpoint import Checkpoint
-from cpqueens.class_count import Piece
 from cpqueens.errors import CountInterrupted, IncompleteSearchError, WorkerLostError
+from cpqueens.execution.checkpoint import Checkpoint
+from cpqueens.execution.pool import local_pool
+from cpqueens.execution.progress import Progress, ProgressOption, check_progress
+from cpqueens.execution.runner import run, run_serially
 from cpqueens.model import Model
-from cpqueens.planner import (
+from cpqueens.strategies import burnside, class_count, hole_sums
+from cpqueens.strategies.class_count import Piece
+from cpqueens.strategies.planner import (
     AUTO,
     placed_as_holes,
     processes,
@@ -37,11 +40,8 @@ from cpqueens.planner import (
     uses_class_kernels,
     uses_hole_sums,
 )
-from cpqueens.pool import local_pool
-from cpqueens.progress import Progress, ProgressOption, check_progress
-from cpqueens.runner import run, run_serially
-from cpqueens.split import Subproblem
-from cpqueens.symmetry import group, leader, subproblems
+from cpqueens.strategies.split import Subproblem
+from cpqueens.strategies.symmetry import group, leader, subproblems
 
 P = TypeVar("P")
 

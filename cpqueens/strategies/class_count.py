@@ -1,6 +1,6 @@
 """The solution classes by size of the free board (or one whose holes all 8 symmetries keep).
 
-:mod:`cpqueens.native_symmetry` holds the numba kernels and says what a piece
+:mod:`cpqueens.kernels.classes` holds the numba kernels and says what a piece
 counts; this module lists the pieces, shares them among worker processes and
 puts their counts together. It loads numba only to count in its own process:
 with workers, the pool's processes start while nothing heavy is loaded here.
@@ -78,7 +78,7 @@ def count_piece(n: int, piece: Piece, rows: Rows | None = None) -> int:
     ``rows``: the allowed columns of each row of a board with holes that all 8
     symmetries keep (see :func:`symmetric_rows`); None for the free board.
     """
-    from cpqueens.native_symmetry import count_piece as count
+    from cpqueens.kernels.classes import count_piece as count
 
     return count(n, piece, rows)
 
@@ -92,7 +92,7 @@ def turn_fixed(n: int, rows: Sequence[int]) -> tuple[int, int]:
     >>> turn_fixed(8, [255] * 8)
     (4, 0)
     """
-    from cpqueens.native_symmetry import turn_fixed as search
+    from cpqueens.kernels.classes import turn_fixed as search
 
     return search(n, tuple(rows))
 
@@ -104,7 +104,7 @@ def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -
     less, for each hole, the solutions with a queen on it
     (``native_symmetry.count_less_holes``).
     """
-    from cpqueens.native_symmetry import count_less_holes as count
+    from cpqueens.kernels.classes import count_less_holes as count
 
     return count(n, ("top", *piece[1:]), holes)
 
@@ -159,7 +159,7 @@ def classes(n: int, workers: int | None = 1, rows: Rows | None = None) -> tuple[
     if workers == 1:
         results = [count_piece(n, piece, rows) for piece in todo]
     else:
-        from cpqueens.pool import local_pool  # workers that leave no orphan behind
+        from cpqueens.execution.pool import local_pool  # workers that leave no orphan behind
 
         with local_pool(workers) as pool:
             results = list(pool.map(count_piece, [n] * len(todo), todo, [rows] * len(todo)))

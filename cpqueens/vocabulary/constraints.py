@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cpqueens.expressions import CondNode, evaluate, reads
+from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
 Cell = tuple[int, int]
 
@@ -70,7 +70,7 @@ class Disjoint:
         return f"Disjoint(colours {', '.join(map(str, self.colours))}: no shared cell)"
 
 
-#: The 8 symmetries of the square board, by name; ``cpqueens.symmetry`` maps cells by them.
+#: The 8 symmetries of the square board, by name; ``strategies.symmetry`` maps cells by them.
 #: Rows grow downwards: "rot90" turns the board a quarter clockwise, "mirror"
 #: swaps left and right, "flip" top and bottom, "diagonal" transposes.
 BOARD_SYMMETRIES = (
@@ -192,12 +192,12 @@ class KnightMoves:
 
 @dataclass(frozen=True)
 class Where:
-    """A user-stated condition (``Model.where``): a node tree of ``cpqueens.expressions``.
+    """A user-stated condition (``Model.where``): a node tree of ``vocabulary.expressions``.
 
     ``keeps`` names the board symmetries the condition is declared to keep
     (besides the identity); a model's symmetry group is cut down to them.
 
-    >>> from cpqueens.expressions import Comparison, Var
+    >>> from cpqueens.vocabulary.expressions import Comparison, Var
     >>> str(Where(Comparison("<", Var(0, 0), Var(0, 7))))
     'q0[0] < q0[7]'
     """

@@ -1,7 +1,7 @@
 """Native-speed counting for the family's variants: toroidal queens and superqueens.
 
 One kernel, :func:`count_variant`, reads one colour's per-row allowed masks
-(``numpy.uint64``, bit c = column c, n <= 64) like :mod:`cpqueens.native`
+(``numpy.uint64``, bit c = column c, n <= 64) like :mod:`cpqueens.kernels.placements`
 and adds what the variants change in the row / ld / rd DFS:
 
 - toroidal: the diagonal masks rotate within the board's n bits instead of
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpqueens.jit import kernel
-from cpqueens.native import _popcount
+from cpqueens.kernels.bits import popcount
+from cpqueens.kernels.jit import kernel
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -30,7 +30,7 @@ def count_variant(allowed, toroidal, knight):
     """
     n = allowed.shape[0]
     if n == 1:
-        return np.int64(_popcount(allowed[0]))
+        return np.int64(popcount(allowed[0]))
     full = allowed[0] | ~allowed[0]
     if n < 64:
         full = (_ONE << np.uint64(n)) - _ONE
@@ -69,7 +69,7 @@ def count_variant(allowed, toroidal, knight):
                 taken |= ((above << _ONE) | (above >> _ONE)) & full
         nxt = allowed[row + 1] & ~taken
         if row + 1 == last:
-            total += _popcount(nxt)
+            total += popcount(nxt)
             continue
         if nxt == _ZERO:
             continue
