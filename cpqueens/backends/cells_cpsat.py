@@ -111,6 +111,69 @@ def build(
     return cp, x
 
 
+def maximal_armies(problem: CellProblem) -> bool:
+    """Whether ``optimise`` may search mutually maximal armies only (see :func:`build_maximal`)."""
+    return (
+        problem.armies == 2
+        and problem.independent
+        and not problem.dominating
+        and not problem.placed
+    )
+
+
+def build_maximal(
+    problem: CellProblem, *, symmetry: bool = False
+) -> tuple[cp_model.CpModel, list[dict[Cell, cp_model.IntVar]]]:
+    """Peaceable armies as mutually maximal pairs: maximise ``min(|W|, |B|)``.
+
+    Every peaceable pair (W, B) grows into one where B is every free cell that
+    W neither holds nor attacks, and W every free cell that B neither holds
+    nor attacks (take B' = free - N[W], then W' = free - N[B']: B' is then
+    free - N[W'] too). Both armies only grow, and removing pieces keeps the
+    peace, so the largest ``min(|W|, |B|)`` over these pairs is the optimum
+    of equal armies, and the search only meets pairs where each army is a
+    function of the other. The pairs are closed under the board symmetries
+    and the colour swap, so the same lex-leader constraints apply. For
+    optimisation only: counts use :func:`build`.
+    """
+    from ortools.sat.python import cp_model
+
+    board = problem.board
+    cp = cp_model.CpModel()
+    x = [
+        {cell: cp.new_bool_var(f"x{army}_{cell[0]}_{cell[1]}") for cell in board.cells}
+        for army in range(2)
+    ]
+    free = set(board.free)
+    for cell in board.blocked:
+        cp.add(x[0][cell] == 0)
+        cp.add(x[1][cell] == 0)
+    free_lines = [[cell for cell in line if cell in free] for line in board.lines]
+    free_lines = [line for line in free_lines if len(line) >= 2]
+    # has[army][i]: line i holds a piece of that army
+    has = [[cp.new_bool_var(f"has{army}_{i}") for i in range(len(free_lines))] for army in (0, 1)]
+    through: dict[Cell, list[int]] = {cell: [] for cell in free}
+    for i, line in enumerate(free_lines):
+        for army in (0, 1):
+            cp.add_max_equality(has[army][i], [x[army][cell] for cell in line])
+        for cell in line:
+            through[cell].append(i)
+    for cell in board.free:
+        for army in (0, 1):
+            # a piece of this army on the cell <-> the other army neither holds nor attacks it
+            other = 1 - army
+            quiet = [~x[other][cell], *(~has[other][i] for i in through[cell])]
+            cp.add_bool_and(quiet).only_enforce_if(x[army][cell])
+            cp.add_bool_or([x[army][cell], *(~lit for lit in quiet)])
+    if symmetry:
+        add_lex_leader(cp, problem, x)
+    smaller = cp.new_int_var(0, len(free), "smaller_army")
+    cp.add(smaller <= sum(x[0].values()))
+    cp.add(smaller <= sum(x[1].values()))
+    cp.maximize(smaller)
+    return cp, x
+
+
 def add_lex_leader(
     cp: cp_model.CpModel, problem: CellProblem, x: list[dict[Cell, cp_model.IntVar]]
 ) -> None:
@@ -203,7 +266,11 @@ def optimise(
     from ortools.sat.python import cp_model
 
     start = time.perf_counter()
-    cp, x = build(problem, symmetry=symmetry, sense=sense)
+    maximal = sense == "maximize" and maximal_armies(problem)
+    if maximal:
+        cp, x = build_maximal(problem, symmetry=symmetry)
+    else:
+        cp, x = build(problem, symmetry=symmetry, sense=sense)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     if time_limit is not None:
@@ -228,8 +295,13 @@ def optimise(
             f"CP-SAT found no solution before it stopped ({solver.status_name(status)}); "
             "give it more time"
         )
-    pieces = _checked(problem, _pieces(solver.boolean_value, x))
     value = round(solver.objective_value)
+    pieces = _pieces(solver.boolean_value, x)
+    if maximal:  # the first ``value`` pieces of each army: fewer pieces keep the peace
+        pieces = tuple(
+            piece for army in (0, 1) for piece in [p for p in pieces if p[2] == army][:value]
+        )
+    pieces = _checked(problem, pieces)
     if status == cp_model.OPTIMAL:
         return Outcome("optimal", value, value, pieces, seconds)
     bound = solver.best_objective_bound
