@@ -100,3 +100,26 @@ def test_errors_are_one_line(tmp_path, args, code, words):
     assert result.returncode == code
     assert len(result.stderr.splitlines()) == 1 and words in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("example", "last", "lines"),
+    [
+        ("domination", "6", [" 6      3     4"]),  # A075458(6) = 3, A002564(6) = 4
+        ("peaceable", "5", [" 5   4"]),  # A250000(5) = 4
+    ],
+)
+def test_examples_print_their_oeis_tables(tmp_path, example, last, lines):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / f"{example}.py"), last],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    rows = result.stdout.splitlines()
+    assert len(rows) >= int(last) + 1
+    for line in lines:
+        assert any(row.startswith(line) for row in rows), result.stdout
