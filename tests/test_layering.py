@@ -21,11 +21,16 @@ LOWER_LAYERS = {
     "cpqueens.execution.pool",
     "cpqueens.vocabulary.constraints",
     "cpqueens.vocabulary.expressions",
+    "cpqueens.vocabulary.cells",
+    "cpqueens.backends.cells_cpsat",
+    "cpqueens.backends.cells_bitmask",
+    "cpqueens.kernels.cells",
 }
 UPPER_LAYERS = {
     "cpqueens",
     "cpqueens.model",
     "cpqueens.tasks.count",
+    "cpqueens.tasks.optimise",
     "cpqueens.strategies.planner",
     "cpqueens.cli",
 }
