@@ -20,6 +20,7 @@ loses solutions); optimisation may use several.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -282,7 +283,9 @@ def optimise(
         class Report(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self) -> None:
                 progress(
-                    round(self.objective_value), _bound(self.best_objective_bound), self.wall_time
+                    round(self.objective_value),
+                    _whole(self.best_objective_bound, sense),
+                    self.wall_time,
                 )
 
         callback = Report()
@@ -304,14 +307,12 @@ def optimise(
     pieces = _checked(problem, pieces)
     if status == cp_model.OPTIMAL:
         return Outcome("optimal", value, value, pieces, seconds)
-    bound = solver.best_objective_bound
-    # the bound of a maximum rounds down, of a minimum up: it stays a true bound
-    whole = int(bound + 1e-6) if sense == "maximize" else -int(-bound + 1e-6)
-    return Outcome("feasible", value, whole, pieces, seconds)
+    return Outcome("feasible", value, _whole(solver.best_objective_bound, sense), pieces, seconds)
 
 
-def _bound(bound: float) -> int:
-    return round(bound)
+def _whole(bound: float, sense: Sense) -> int:
+    """The bound as an int that stays a true bound: a maximum's rounds down, a minimum's up."""
+    return math.floor(bound + 1e-6) if sense == "maximize" else math.ceil(bound - 1e-6)
 
 
 def count(
