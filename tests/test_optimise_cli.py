@@ -80,7 +80,7 @@ def test_toroidal_domination(tmp_path):
 
 
 def test_a_time_limit_reports_feasible_with_its_bound(tmp_path):
-    answer = json.loads(run(tmp_path, "domination", "11", "--time-limit", "0.5", "--json").stdout)
+    answer = json.loads(run(tmp_path, "domination", "11", "--time-limit", "3", "--json").stdout)
     assert answer["status"] == "feasible"
     assert answer["bound"] <= 5 <= answer["value"]
 
