@@ -36,8 +36,9 @@ from cpqueens.backends import get
 from cpqueens.model import Model
 from cpqueens.strategies.split import Subproblem
 from cpqueens.strategies.split import subproblems as row_split
-from cpqueens.strategies.symmetry import TRANSFORMS, group
+from cpqueens.strategies.symmetry import group
 from cpqueens.strategies.symmetry import subproblems as count_split
+from cpqueens.vocabulary.geometry import TRANSFORMS
 
 HERE = Path(__file__).resolve().parent
 #: The planner's aim for one worker (``counting.SUBPROBLEMS_PER_WORKER``).

@@ -31,7 +31,7 @@ from numba import njit
 import cpqueens
 from cpqueens.kernels.classes import _weighed_leaves
 from cpqueens.strategies.split import subproblems
-from cpqueens.tasks.count import count_subproblem
+from cpqueens.strategies.symmetry import count_subproblem
 
 
 @njit(cache=True)

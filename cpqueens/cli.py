@@ -20,10 +20,9 @@ from itertools import chain
 from typing import Any, NoReturn
 
 import cpqueens
-from cpqueens.backends import CHOICES, distribution, is_installed, known
+from cpqueens.backends import choices, distribution, is_installed, known, preference
 from cpqueens.errors import CountInterrupted, CpqueensError
 from cpqueens.model import DEFAULT_BACKEND, Model
-from cpqueens.strategies.planner import PREFERENCE
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.constraints import Placed
 
@@ -154,7 +153,7 @@ def add_problem_options(parser: argparse.ArgumentParser, unique: bool = True) ->
         "--backend",
         metavar="B",
         default=DEFAULT_BACKEND,
-        help=f"solver: {', '.join(CHOICES)} (default {DEFAULT_BACKEND}: the fastest that fits)",
+        help=f"solver: {', '.join(choices())} (default {DEFAULT_BACKEND}: the fastest that fits)",
     )
     if unique:
         parser.add_argument(
@@ -566,7 +565,7 @@ def run_backends(args: argparse.Namespace) -> int:
             status = f"missing    pip install {dist}"
         else:
             status = f"installed  {dist} {version(dist)}"
-        order = PREFERENCE.index(name) + 1 if name in PREFERENCE else "-"
+        order = preference().index(name) + 1 if name in preference() else "-"
         print(f"{name:<18} {status}  (auto's choice {order})")
     return 0
 

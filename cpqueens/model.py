@@ -1,6 +1,7 @@
-"""Model: a board, its colours and placed queens, stated as constraints.
+"""Model: the facade, a problem's data (``Problem``) with the verbs that solve it.
 
-A model is immutable and knows no solver; ``constraints`` is the whole problem.
+A model is immutable and knows no solver; ``constraints`` is the whole
+problem. Each verb checks its options and calls down into ``cpqueens.tasks``.
 """
 
 from __future__ import annotations
@@ -16,19 +17,20 @@ from cpqueens.backends import backends as installed_backends
 from cpqueens.backends import get as get_backend
 from cpqueens.errors import CrossCheckError
 from cpqueens.strategies.planner import AUTO, BackendName, resolve
+from cpqueens.strategies.symmetry import leader
+from cpqueens.tasks import count as count_task
+from cpqueens.tasks import decide as decide_task
+from cpqueens.tasks import find as find_task
 from cpqueens.vocabulary.board import Board, check_cells, check_size
+from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.constraints import (
-    AllDifferent,
     Cell,
     Constraint,
-    Disjoint,
-    Forbidden,
     KnightMoves,
     Placed,
     Toroidal,
-    Where,
 )
-from cpqueens.vocabulary.expressions import Condition, Variables
+from cpqueens.vocabulary.problem import Problem
 from cpqueens.vocabulary.solution import Solution
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits.
@@ -36,115 +38,13 @@ DEFAULT_BACKEND: BackendName = AUTO
 
 
 @dataclass(frozen=True)
-class Model:
-    """An N-Queens-family problem: ``colours`` non-attacking queen sets on ``board``.
+class Model(Problem):
+    """An N-Queens-family problem with its verbs: count, solutions, first, exists, find.
 
-    Each colour places one queen per row; no two queens of one colour attack
-    each other; no cell holds two queens; ``placed`` are colour-0 queens that
-    every solution contains. ``extra`` holds further constraints that narrow
-    the same problem: the splitter's colour-1 queens, symmetry-breaking rules.
+    The data (board, colours, placed queens, constraints; ``where`` and
+    ``q``) is :class:`cpqueens.vocabulary.problem.Problem`'s; each verb calls
+    down into its task (``cpqueens.tasks``).
     """
-
-    board: Board
-    colours: int = 1
-    placed: tuple[Cell, ...] = ()
-    extra: tuple[Constraint, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.board, Board):
-            raise TypeError(f"board must be a cpqueens.Board, got {self.board!r}")
-        if isinstance(self.colours, bool) or not isinstance(self.colours, int):
-            raise TypeError(f"colours must be an int >= 1, got {self.colours!r}")
-        if self.colours < 1:
-            raise ValueError(f"colours must be an int >= 1, got {self.colours}")
-        placed = check_cells(self.placed, self.board.n, "placed queen")
-        rows: dict[int, Cell] = {}
-        for cell in placed:
-            if cell[0] in rows:
-                raise ValueError(
-                    f"placed queens {rows[cell[0]]!r} and {cell!r} share row {cell[0]}: "
-                    "expected at most one placed queen per row"
-                )
-            rows[cell[0]] = cell
-        object.__setattr__(self, "placed", placed)
-        object.__setattr__(self, "extra", tuple(self.extra))
-
-    @property
-    def n(self) -> int:
-        """The board size."""
-        return self.board.n
-
-    @property
-    def constraints(self) -> tuple[Constraint, ...]:
-        """The whole problem as declarative constraint objects."""
-        result: list[Constraint] = [
-            AllDifferent(colour, offset) for colour in range(self.colours) for offset in (0, 1, -1)
-        ]
-        if self.board.blocked:
-            result.append(Forbidden(self.board.blocked))
-        if self.placed:
-            result.append(Placed(self.placed, colour=0))
-        if self.colours > 1:
-            result.append(Disjoint(tuple(range(self.colours))))
-        return (*result, *self.extra)
-
-    def with_placed(self, cells: Iterable[Cell]) -> Model:
-        """The same model with more colour-0 queens placed."""
-        return Model(self.board, self.colours, self.placed + tuple(cells), self.extra)
-
-    def with_constraints(self, *constraints: Constraint) -> Model:
-        """The same model narrowed by more constraints."""
-        return Model(self.board, self.colours, self.placed, self.extra + constraints)
-
-    @property
-    def q(self) -> Variables:
-        """The model's variables for ``where``: ``q[row]`` (colour 0), ``q[colour, row]``.
-
-        >>> m = model(8)
-        >>> print(m.where(m.q[0] < m.q[7]).extra[0])
-        q0[0] < q0[7]
-        """
-        return Variables(self.n, self.colours)
-
-    def where(self, *conditions: Condition, keeps: Iterable[str] = ()) -> Model:
-        """The same model narrowed by conditions built from ``q`` (a new, immutable model).
-
-        ``keeps`` declares board symmetries that map every solution meeting the
-        conditions to one meeting them too (``symmetries()`` is cut down to
-        them; none declared leaves only the identity). A wrong declaration
-        makes ``unique`` counts wrong: declare only what you have proved.
-
-        >>> m = model(6)
-        >>> m.where(m.q[0] < m.q[5]).count()
-        2
-        """
-        keeps = tuple(keeps) if not isinstance(keeps, str) else (keeps,)
-        found: list[Constraint] = []
-        for condition in conditions:
-            if not isinstance(condition, Condition):
-                raise TypeError(
-                    f"where() takes conditions built from model.q (such as "
-                    f"m.q[0] < m.q[1]), got {condition!r} ({type(condition).__name__})"
-                )
-            if condition.shape is not None and condition.shape != (self.n, self.colours):
-                n, colours = condition.shape
-                raise ValueError(
-                    f"the condition {condition} is over the variables of another model "
-                    f"(a {n}x{n} board with {colours} colour(s)), not this {self.n}x{self.n} "
-                    f"board with {self.colours} colour(s): build it from this model's q"
-                )
-            found.append(Where(condition.node, keeps))
-        return self.with_constraints(*found)
-
-    def symmetries(self) -> tuple[str, ...]:
-        """The board symmetries mapping the whole model onto itself (see ``strategies.symmetry``).
-
-        >>> model(6, blocked=[(0, 1), (1, 0)]).symmetries()
-        ('identity', 'diagonal')
-        """
-        from cpqueens.strategies.symmetry import group
-
-        return group(self)
 
     def count(
         self,
@@ -187,9 +87,7 @@ class Model:
         >>> model(8).count(unique=True)
         12
         """
-        from cpqueens.tasks.count import count
-
-        return count(
+        return count_task.count(
             self,
             backend,
             unique=unique,
@@ -230,8 +128,6 @@ class Model:
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
         if not isinstance(unique, bool):
             raise TypeError(f"unique must be True or False, got {unique!r}")
-        from cpqueens.tasks.count import check_time_limit
-
         seconds = check_time_limit(time_limit)
         resolve(self, backend)  # an unknown or missing backend fails here, not when iterated
         return self._solutions(backend, limit, unique, seconds)
@@ -240,8 +136,6 @@ class Model:
         self, backend: BackendName, limit: int | None, unique: bool, time_limit: float | None
     ) -> Iterator[Solution]:
         """The generator behind ``solutions``, its arguments checked."""
-        from cpqueens.strategies.symmetry import leader
-
         symmetries = self.symmetries()
         source = self.with_constraints(leader(self)) if unique and len(symmetries) > 1 else self
         engine = get_backend(resolve(source, backend))
@@ -263,10 +157,7 @@ class Model:
         >>> model(8).first().columns
         (0, 4, 7, 5, 2, 6, 1, 3)
         """
-        from cpqueens.tasks.count import check_time_limit
-        from cpqueens.tasks.decide import first
-
-        found = first(self, backend, check_time_limit(time_limit))
+        found = decide_task.first(self, backend, check_time_limit(time_limit))
         return None if found is None else Solution(found, self.board, self.symmetries())
 
     def exists(
@@ -281,10 +172,7 @@ class Model:
         >>> model(3).exists(), model(4).exists()
         (False, True)
         """
-        from cpqueens.tasks.count import check_time_limit
-        from cpqueens.tasks.decide import exists
-
-        return exists(self, backend, check_time_limit(time_limit))
+        return decide_task.exists(self, backend, check_time_limit(time_limit))
 
     def find(
         self, backend: BackendName = DEFAULT_BACKEND, *, time_limit: float | None = None
@@ -302,9 +190,7 @@ class Model:
         >>> model(3).find() is None
         True
         """
-        from cpqueens.tasks.find import find
-
-        return find(self, backend, time_limit)
+        return find_task.find(self, backend, time_limit)
 
     def cross_check(self) -> int:
         """Count with every installed backend; return the count, or raise if any two disagree."""
@@ -313,10 +199,6 @@ class Model:
             found = ", ".join(f"{name}={value}" for name, value in counts.items())
             raise CrossCheckError(f"backends disagree on the count: {found}")
         return next(iter(counts.values()))
-
-    def __str__(self) -> str:
-        head = f"Model: {self.n}x{self.n} board, {self.colours} colour(s) of {self.n} queens"
-        return "\n".join([head, *(f"  {c}" for c in self.constraints)])
 
 
 def model(

@@ -3,6 +3,6 @@
 The planner lives in :mod:`cpqueens.strategies.planner`.
 """
 
-from cpqueens.strategies.planner import AUTO, PREFERENCE, BackendName, resolve
+from cpqueens.strategies.planner import AUTO, BackendName, resolve
 
-__all__ = ["AUTO", "PREFERENCE", "BackendName", "resolve"]
+__all__ = ["AUTO", "BackendName", "resolve"]

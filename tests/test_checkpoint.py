@@ -14,8 +14,7 @@ import pytest
 
 import cpqueens
 from cpqueens.execution.checkpoint import content_digest, describe
-from cpqueens.strategies.symmetry import subproblems
-from cpqueens.tasks.count import count_subproblem
+from cpqueens.strategies.symmetry import count_subproblem, subproblems
 from tests import checkpoint_job, oracle
 from tests.processes import children, environment, finished, wait_for, wait_gone
 

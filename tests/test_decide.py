@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.backends import bitmask
-from cpqueens.tasks import decide
+from cpqueens.backends import bitmask, bitmask_search
 from tests import oracle
 from tests.processes import environment
 
@@ -50,12 +49,15 @@ def test_the_kernels_find_the_enumerations_first_solution_and_decide_as_the_orac
     n, blocked, placed, colours = drawn
     expected = oracle.solutions(n, blocked, placed, colours)
     plan = bitmask.compile_plan(cpqueens.model(n, blocked, colours=colours, placed=placed))
-    old, decide.CHUNK = decide.CHUNK, chunk  # tiny chunks: every search pauses and resumes
+    old, bitmask_search.CHUNK = (
+        bitmask_search.CHUNK,
+        chunk,
+    )  # tiny chunks: every search pauses and resumes
     try:
-        first = decide._native_search(plan, None, lexicographic=True)
-        found = decide._native_search(plan, None, lexicographic=False)
+        first = bitmask_search.search(plan, None, lexicographic=True)
+        found = bitmask_search.search(plan, None, lexicographic=False)
     finally:
-        decide.CHUNK = old
+        bitmask_search.CHUNK = old
     assert first == (expected[0] if expected else None)
     assert (found is not None) == bool(expected)
     assert found is None or found in expected
@@ -68,9 +70,9 @@ def test_the_any_order_search_lists_every_placement_once(n, data):
     masks = np.array(
         [sum(1 << c for c in range(n) if (r, c) not in blocked) for r in range(n)], np.uint64
     )
-    listed = list(decide.any_placements(masks))
+    listed = list(bitmask_search.any_placements(masks))
     assert sorted(listed) == oracle.placements(n, blocked)
-    assert list(decide.placements(masks)) == oracle.placements(n, blocked)
+    assert list(bitmask_search.placements(masks)) == oracle.placements(n, blocked)
 
 
 @settings(

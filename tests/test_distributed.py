@@ -11,7 +11,8 @@ import pytest
 
 import cpqueens
 from cpqueens.strategies.split import subproblems
-from cpqueens.tasks.count import executor_workers, split_depth
+from cpqueens.strategies.symmetry import split_depth
+from cpqueens.tasks.count import executor_workers
 from tests import oracle
 from tests.processes import environment, finished
 

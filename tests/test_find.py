@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
+from cpqueens.backends.bitmask import line_search
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.strategies import construct
 from cpqueens.tasks import find as find_module
-from cpqueens.tasks.decide import line_search
 from cpqueens.vocabulary import verify
 
 from . import oracle

@@ -11,12 +11,7 @@ import cpqueens
 from cpqueens.backends import get as get_backend
 from cpqueens.kernels import placements as native
 from cpqueens.strategies import burnside, class_count, hole_sums
-from cpqueens.strategies.planner import (
-    placed_as_holes,
-    takes_placed_as_holes,
-    uses_class_kernels,
-    uses_hole_sums,
-)
+from cpqueens.strategies.planner import placed_as_holes, strategy, takes_placed_as_holes
 from cpqueens.strategies.symmetry import leader
 from tests import oracle
 from tests.test_symmetry import CELL_MAPS, brute_force_classes
@@ -77,7 +72,7 @@ def test_symmetric_holes_every_split_matches_the_unreduced_kernel(n, seeds):
 )
 def test_symmetric_boards_count_on_the_kernels(n, blocked):
     model = cpqueens.model(n, blocked=blocked)
-    assert uses_class_kernels(model, "bitmask")
+    assert strategy(model, "bitmask").name == "classes"
     plain = int(native.count_placements(np.array(rows_of(n, blocked), np.uint64)))
     assert model.count(backend="bitmask", workers=1) == plain
     two, four, eight = kernel_classes(n, blocked)
@@ -94,8 +89,8 @@ def test_the_corners_of_fourteen():
 def test_only_boards_all_8_symmetries_keep_take_the_kernels():
     assert class_count.symmetric_rows(6, [(0, 1), (0, 4)]) is None  # the mirror only
     assert class_count.symmetric_rows(6, [(0, 0), (5, 5)]) is None  # the diagonal pair
-    assert not uses_class_kernels(cpqueens.model(13, blocked=[(0, 1), (0, 11)]), "bitmask")
-    assert not uses_class_kernels(cpqueens.model(13, placed=[(6, 6)]), "bitmask")
+    assert strategy(cpqueens.model(13, blocked=[(0, 1), (0, 11)]), "bitmask").name != "classes"
+    assert strategy(cpqueens.model(13, placed=[(6, 6)]), "bitmask").name != "classes"
     assert class_count.symmetric_rows(4, []) == (15, 15, 15, 15)
 
 
@@ -118,7 +113,9 @@ def test_hole_sums_match_brute_force(n, holes, depth):
 def test_hole_sums_match_the_unreduced_kernel(n, holes):
     blocked = sorted({(r % n, c % n) for r, c in holes})
     model = cpqueens.model(n, blocked=blocked)
-    assert uses_hole_sums(model, "bitmask") == (class_count.symmetric_rows(n, blocked) is None)
+    assert (strategy(model, "bitmask").name == "hole sums") == (
+        class_count.symmetric_rows(n, blocked) is None
+    )
     assert model.count(workers=1) == plain_count(n, blocked)
 
 
@@ -130,10 +127,18 @@ def test_hole_sums_terms_and_choice():
     assert hole_sums.terms(8, [(0, 1), (2, 2)], least=1) == pair
     assert hole_sums.terms(8, [(0, 1), (2, 2)]) == [(((0, 1), (2, 2)), 1)]
     assert hole_sums.orient(16, [(13, 8)]) == ((2, 7),)
-    assert not uses_hole_sums(cpqueens.model(16, blocked=[(r, r) for r in range(9)]), "bitmask")
-    assert not uses_hole_sums(cpqueens.model(16, blocked=[(0, 1)], placed=[(5, 5)]), "bitmask")
-    assert not uses_hole_sums(cpqueens.model(11, blocked=[(0, 1)]), "bitmask")  # numba not worth it
-    assert uses_hole_sums(cpqueens.model(16, blocked=[(0, 1)]), "bitmask")
+    assert (
+        strategy(cpqueens.model(16, blocked=[(r, r) for r in range(9)]), "bitmask").name
+        != "hole sums"
+    )
+    assert (
+        strategy(cpqueens.model(16, blocked=[(0, 1)], placed=[(5, 5)]), "bitmask").name
+        != "hole sums"
+    )
+    assert (
+        strategy(cpqueens.model(11, blocked=[(0, 1)]), "bitmask").name != "hole sums"
+    )  # numba not worth it
+    assert strategy(cpqueens.model(16, blocked=[(0, 1)]), "bitmask").name == "hole sums"
 
 
 def test_the_less_holes_pieces_are_the_free_board_less_the_single_holes():
@@ -176,7 +181,7 @@ def test_the_queen_in_the_middle_counts_as_its_lines_blocked(n):
 def test_placed_queens_all_symmetries_keep_go_to_the_kernels(n, placed):
     model = cpqueens.model(n, placed=placed)
     assert takes_placed_as_holes(model, "bitmask")
-    assert uses_class_kernels(placed_as_holes(model), "bitmask")
+    assert strategy(placed_as_holes(model), "bitmask").name == "classes"
     unreduced = get_backend("bitmask").count(model)  # count_placements, no symmetry
     assert model.count(workers=1) == unreduced
     assert model.count(workers=2) == unreduced

@@ -98,7 +98,7 @@ def test_solution_drawing_marks_colours_and_blocked_cells():
 def test_cross_check_raises_when_backends_disagree(monkeypatch):
     from cpqueens.backends import bitmask
     from cpqueens.strategies.split import subproblems
-    from cpqueens.tasks.count import split_depth
+    from cpqueens.strategies.symmetry import split_depth
 
     # 8 queens with a blocked corner (no mirror): every subproblem of weight 1 "counts" 93.
     # (A free board would not reach bitmask.count: it goes to the symmetry kernels.)

@@ -13,7 +13,7 @@ from cpqueens import cli
 from cpqueens.execution import progress
 from cpqueens.execution.checkpoint import content_digest
 from cpqueens.strategies.split import subproblems
-from cpqueens.tasks.count import split_depth
+from cpqueens.strategies.symmetry import split_depth
 
 
 def total_for(model, workers):

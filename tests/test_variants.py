@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.strategies.symmetry import image
 from cpqueens.vocabulary.constraints import BOARD_SYMMETRIES, KnightMoves, Toroidal
+from cpqueens.vocabulary.geometry import image
 from tests import oracle
 
 #: A051906: toroidal n-queens solutions, n = 1..13.

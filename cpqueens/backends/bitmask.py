@@ -14,12 +14,13 @@ placement of the first.
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from cpqueens.backends import Capabilities, bitmask_search
 from cpqueens.backends.translate import unsupported
-from cpqueens.errors import IncompleteSearchError
+from cpqueens.kernels import MAX_COLUMNS
+from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Disjoint,
@@ -48,6 +49,11 @@ SUPPORTS = (
 
 NAME = "bitmask"
 
+#: Counts in the compiled kernels (n = 15 in about half a second, less than starting
+#: worker processes that each load numba: from 16 free rows on a pool pays); decides
+#: plain models with compiled searches; a search returns to Python between chunks.
+CAPABILITIES = Capabilities(kernels=True, short_below_free_rows=16, decides=True, stops="chunks")
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -72,6 +78,15 @@ class Plan:
             if last_colour == colour:
                 found.setdefault(row, []).append(condition)
         return found
+
+    def colour_masks(self, colour: int, earlier: Sequence[tuple[int, ...]]) -> list[int]:
+        """Colour ``colour``'s allowed masks, less the cells of earlier colours it may not share."""
+        masks = list(self.allowed[colour])
+        for other, columns in enumerate(earlier):
+            if (other, colour) in self.disjoint:
+                for row, col in enumerate(columns):
+                    masks[row] &= ~(1 << col)
+        return masks
 
     @property
     def plain(self) -> bool:
@@ -129,7 +144,7 @@ def compile_plan(model) -> Plan:
     for colour, row, col in placed:
         masks = allowed[colour]
         masks[row] &= 1 << col
-        if n > NATIVE_MAX_N:
+        if n > MAX_COLUMNS:
             continue  # the DFS rejects the attacks anyway; n masks of n bits each would not fit
         # The placed queen takes its column and diagonals from every other row:
         # offset 0 keeps col, -1 keeps col - row, +1 keeps col + row.
@@ -240,30 +255,6 @@ def placements(
 
 #: The Python DFS looks at its deadline every this many (plus one) steps.
 DEADLINE_STEPS = (1 << 12) - 1
-
-
-class Deadline:
-    """A search's time limit: ``check()`` raises ``IncompleteSearchError`` once it has passed."""
-
-    def __init__(self, time_limit: float) -> None:
-        """Start the clock now."""
-        self.time_limit = time_limit
-        self.at = time.monotonic() + time_limit
-
-    def left(self) -> float:
-        """The seconds left, at least 0."""
-        return max(0.0, self.at - time.monotonic())
-
-    def check(self) -> None:
-        """Raise ``IncompleteSearchError`` naming the limit if it has passed."""
-        if time.monotonic() > self.at:
-            raise self.error()
-
-    def error(self) -> IncompleteSearchError:
-        """The error that names the limit."""
-        return IncompleteSearchError(
-            f"the time limit of {self.time_limit:g} s ended the search before it was complete"
-        )
 
 
 #: From this many columns on, the DFS keeps one flag per line instead of n-bit
@@ -440,16 +431,6 @@ def count_placements(
     return search(0, 0, 0, 0)
 
 
-def _colour_masks(plan: Plan, colour: int, earlier: Sequence[tuple[int, ...]]) -> list[int]:
-    """Colour ``colour``'s allowed masks, less the cells of earlier colours it must not share."""
-    masks = list(plan.allowed[colour])
-    for other, columns in enumerate(earlier):
-        if (other, colour) in plan.disjoint:
-            for row, col in enumerate(columns):
-                masks[row] &= ~(1 << col)
-    return masks
-
-
 def _placements(
     plan: Plan,
     colour: int,
@@ -474,7 +455,7 @@ def _nested(
     plan: Plan, earlier: tuple[tuple[int, ...], ...], deadline: Deadline | None = None
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
     colour = len(earlier)
-    masks = _colour_masks(plan, colour, earlier)
+    masks = plan.colour_masks(colour, earlier)
     for columns in _placements(plan, colour, masks, earlier, deadline):
         found = (*earlier, columns)
         if len(found) == len(plan.allowed):
@@ -493,34 +474,28 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
     if not plan.symmetric:
         yield from _nested(plan, (), deadline)
         return
-    from cpqueens.strategies.symmetry import satisfies
 
     for found in _nested(plan, (), deadline):
-        if all(satisfies(found, constraint, plan.n) for constraint in plan.symmetric):
+        if all(constraint.violation(found, plan.n) is None for constraint in plan.symmetric):
             yield found
 
 
 #: Below this many rows to search (two colours: this many less 3), pure Python is
 #: over before numba has loaded, unless it is loaded already.
 NATIVE_MIN_ROWS = 11
-#: The native kernels hold a row in a uint64.
-NATIVE_MAX_N = 64
-#: The native engine counts n=15 in about half a second, less than starting
-#: worker processes (each loads numba) costs; from n=16 on a pool pays.
-PARALLEL_MIN_FREE_ROWS = 16
 #: The most placements of one colour listed in memory (8 bytes each) for pair counting.
 PAIR_LIST_LIMIT = 1 << 22
 
 _QUEEN_LINES = frozenset({0, 1, -1})
 
 
-def _wants_native(plan: Plan) -> bool:
+def wants_native(plan: Plan) -> bool:
     """Whether the native kernels can count ``plan`` and it is big enough to pay for them."""
-    if plan.n > NATIVE_MAX_N or any(offsets != _QUEEN_LINES for offsets in plan.offsets):
+    if plan.n > MAX_COLUMNS or any(offsets != _QUEEN_LINES for offsets in plan.offsets):
         return False
     if plan.symmetric or plan.checks:
         return False  # symmetry-breaking and conditions: the Python DFS checks them
-    if "cpqueens.kernels.placements" in sys.modules:
+    if "cpqueens.kernels.bits" in sys.modules:  # numba and the kernels are loaded already
         return True
     rows = sum(1 for mask in plan.allowed[0] if mask & (mask - 1))  # rows with a choice
     return rows >= NATIVE_MIN_ROWS - (3 if len(plan.allowed) > 1 else 0)
@@ -540,13 +515,13 @@ def _native_count(plan: Plan, earlier: tuple[tuple[int, ...], ...] = ()) -> int:
         return sum(
             _native_count(plan, (*earlier, columns))
             for columns in placements(
-                plan.n, _colour_masks(plan, colour, earlier), plan.offsets[colour]
+                plan.n, plan.colour_masks(colour, earlier), plan.offsets[colour]
             )
         )
-    first = np.array(_colour_masks(plan, colour, earlier), dtype=np.uint64)
+    first = np.array(plan.colour_masks(colour, earlier), dtype=np.uint64)
     if colour == colours - 1:
         return int(native.count_placements(first))
-    second = np.array(_colour_masks(plan, colour + 1, earlier), dtype=np.uint64)
+    second = np.array(plan.colour_masks(colour + 1, earlier), dtype=np.uint64)
     if (colour, colour + 1) not in plan.disjoint:
         return int(native.count_placements(first)) * int(native.count_placements(second))
     sizes = int(native.count_placements(first)), int(native.count_placements(second))
@@ -570,7 +545,7 @@ def _native_variant_count(plan: Plan, earlier: tuple[tuple[int, ...], ...]) -> i
     from cpqueens.kernels.variants import count_variant
 
     colour = len(earlier)
-    masks = _colour_masks(plan, colour, earlier)
+    masks = plan.colour_masks(colour, earlier)
     if colour < len(plan.allowed) - 1:
         return sum(
             _native_variant_count(plan, (*earlier, columns))
@@ -585,7 +560,7 @@ def count(model) -> int:
     plan = compile_plan(model)
     if plan.symmetric:
         return sum(1 for _ in solutions(model))
-    if _wants_native(plan):
+    if wants_native(plan):
         return _native_count(plan)
     return _python_count(plan)
 
@@ -596,7 +571,7 @@ def _python_count(plan: Plan) -> int:
 
     def nested_count(earlier: tuple[tuple[int, ...], ...]) -> int:
         colour = len(earlier)
-        masks = _colour_masks(plan, colour, earlier)
+        masks = plan.colour_masks(colour, earlier)
         if colour == last and not plan.row_checks(colour):
             return count_placements(
                 plan.n,
@@ -613,3 +588,35 @@ def _python_count(plan: Plan) -> int:
         )
 
     return nested_count(())
+
+
+def native_plan(model) -> Plan | None:
+    """The model's plan if the compiled decision searches hold it and it pays, else None."""
+    plan = compile_plan(model)
+    return plan if plan.plain and wants_native(plan) else None
+
+
+def decides(model) -> bool:
+    """Whether the compiled searches decide ``model`` (``first``): a plain model they hold."""
+    return native_plan(model) is not None
+
+
+def first(model, clock: Deadline | None, lexicographic: bool) -> tuple[tuple[int, ...], ...] | None:
+    """The first solution (lexicographic, or any) of a model :func:`decides` holds; None if none.
+
+    Raises ValueError for a model the compiled searches do not hold.
+    """
+    plan = native_plan(model)
+    if plan is None:
+        raise ValueError(f"the compiled searches do not decide {model}")
+    return bitmask_search.checked(plan, bitmask_search.search(plan, clock, lexicographic))
+
+
+def line_search(model) -> bitmask_search.LineSearch | None:
+    """The fewest-free-row search of a one-colour plain model the kernels hold, else None."""
+    if model.colours != 1 or model.n > MAX_COLUMNS:
+        return None
+    plan = compile_plan(model)
+    if not plan.plain:
+        return None
+    return bitmask_search.LineSearch(list(plan.allowed[0]))  # one colour: no other's cells

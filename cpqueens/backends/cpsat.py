@@ -18,9 +18,11 @@ from collections.abc import Iterator
 
 from ortools.sat.python import cp_model
 
+from cpqueens.backends import Capabilities
 from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import unsupported
 from cpqueens.errors import IncompleteSearchError
+from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Disjoint,
@@ -44,6 +46,7 @@ from cpqueens.vocabulary.expressions import (
     evaluate,
     reads,
 )
+from cpqueens.vocabulary.geometry import AFFINE
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -59,6 +62,12 @@ SUPPORTS = (
 )
 
 NAME = "cpsat"
+#: How messages name the solver.
+TITLE = "CP-SAT"
+
+#: Splits a symmetric model into lex-leader classes; decides with its own free search;
+#: stopped by its own time limit and stop call.
+CAPABILITIES = Capabilities(lex_leader_split=True, free_search=True, stops="solver")
 
 # How many solutions the solver thread may run ahead of a lazy consumer.
 _QUEUE_SIZE = 256
@@ -269,12 +278,10 @@ def _add_symmetry_constraints(
     """State ``LexLeader`` and ``Invariant`` over the images of q under board symmetries.
 
     Each colour's queens are a permutation, so an image is affine in q or in
-    its inverse p (``cpqueens.strategies.symmetry.AFFINE``). The lexicographic comparison
+    its inverse p (``vocabulary.geometry.AFFINE``). The lexicographic comparison
     uses one "equal so far" literal per position, fully determined by q, so
     every solution is enumerated exactly once.
     """
-    from cpqueens.strategies.symmetry import AFFINE
-
     n = len(q[0])
     inverse: list[list[cp_model.IntVar]] = []
 
@@ -508,3 +515,90 @@ def _solutions(model, time_limit: float | None) -> Iterator[tuple[tuple[int, ...
                 return
     finally:
         search.stop()
+
+
+def exists(model, clock: Deadline | None = None) -> bool:
+    """One CP-SAT decision solve with its free search, in a thread that Ctrl-C stops."""
+    cp, _ = build(model, lexicographic=False)
+    solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False
+    left = None if clock is None else clock.left()
+    if left is not None:
+        solver.parameters.max_time_in_seconds = max(left, 1e-3)
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(solver.solve(cp)), daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except BaseException:
+        while thread.is_alive():
+            solver.stop_search()
+            thread.join(0.05)
+        raise
+    status = result[0]
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return True
+    if status == cp_model.INFEASIBLE:
+        return False
+    if clock is not None:
+        raise clock.error()
+    raise IncompleteSearchError(
+        f"CP-SAT stopped before deciding the model (status {solver.status_name(status)})"
+    )
+
+
+class FreeSearch:
+    """CP-SAT's free search for one solution, in a thread that can be stopped: a ``find()`` member.
+
+    The model is built in the thread too. ``stop`` stops a running solver and
+    waits for its thread (a solver thread must not outlive the interpreter);
+    a thread stopped while still building ends by itself before solving.
+    """
+
+    def __init__(self, model, limit: float | None, workers: int = 2) -> None:
+        """Prepare the search (``start`` runs it), stopped after ``limit`` seconds if given."""
+        self.model, self.done = model, threading.Event()
+        self.solution: tuple[tuple[int, ...], ...] | None = None
+        self.proved_none = False
+        self.error: BaseException | None = None
+        self.solver = cp_model.CpSolver()
+        self.solver.parameters.num_workers = workers
+        self.solver.parameters.catch_sigint_signal = False
+        if limit is not None:
+            self.solver.parameters.max_time_in_seconds = limit
+        self._lock = threading.Lock()
+        self._stopping = self._solving = False
+        self.thread = threading.Thread(target=self._run, name="cpqueens-find", daemon=True)
+
+    def start(self) -> None:
+        """Start the thread."""
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            cp, q = build(self.model, lexicographic=False)
+            cp.proto.search_strategy.clear()  # CP-SAT's own search, not a fixed order
+            with self._lock:
+                if self._stopping:
+                    return
+                self._solving = True
+            status = self.solver.solve(cp)
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                values = tuple(tuple(self.solver.value(v) for v in row) for row in q)
+                self.solution = values
+            elif status == cp_model.INFEASIBLE:
+                self.proved_none = True
+        except BaseException as error:  # raised by the caller
+            self.error = error
+        finally:
+            self.done.set()
+
+    def stop(self) -> None:
+        """Stop the solver and wait for it (not for a thread still building its model)."""
+        with self._lock:
+            self._stopping = True
+            solving = self._solving
+        while solving and self.thread.is_alive():
+            self.solver.stop_search()  # asked again: a stop before solve() began is not kept
+            self.thread.join(_POLL)

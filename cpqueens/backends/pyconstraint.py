@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import constraint as pc
 
+from cpqueens.backends import Capabilities
 from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import unsupported
 from cpqueens.errors import IncompleteSearchError
@@ -29,6 +30,7 @@ from cpqueens.vocabulary.constraints import (
     Where,
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
+from cpqueens.vocabulary.geometry import transform
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -44,6 +46,9 @@ SUPPORTS = (
 )
 
 NAME = "python-constraint"
+
+#: Splits by the mirror row; a constraint that checks the clock stops its search.
+CAPABILITIES = Capabilities(stops="checks")
 
 
 class RowOrderSolver(pc.OptimizedBacktrackingSolver):
@@ -250,8 +255,6 @@ def _add_symmetry_constraint(
     problem: pc.Problem, item: LexLeader | Invariant, n: int, colours: int
 ) -> None:
     """State a symmetry constraint: ``Invariant`` pairwise, ``LexLeader`` as one n-ary check."""
-    from cpqueens.strategies.symmetry import satisfies, transform
-
     if isinstance(item, Invariant):
         for colour in range(colours):
             for row in range(n):
@@ -272,7 +275,7 @@ def _add_symmetry_constraint(
 
     def leads(*values):
         by_colour = tuple(tuple(values[c * n : (c + 1) * n]) for c in range(colours))
-        return satisfies(by_colour, item, n)
+        return item.violation(by_colour, n) is None
 
     problem.addConstraint(pc.FunctionConstraint(leads), names)
 

@@ -28,10 +28,9 @@ import re
 import stat
 import tempfile
 from collections.abc import Mapping, Sequence
-from math import factorial
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 try:
     import fcntl
@@ -39,9 +38,7 @@ except ImportError:  # Windows: no flock, so checkpoints are not locked there
     fcntl = None  # type: ignore[assignment]
 
 from cpqueens.errors import CheckpointError
-from cpqueens.model import Model
-from cpqueens.strategies.class_count import Piece
-from cpqueens.strategies.split import Subproblem
+from cpqueens.vocabulary.problem import Problem
 
 FORMAT = "cpqueens-checkpoint"
 VERSION = 2
@@ -63,7 +60,7 @@ KINDS = (
 )
 
 
-def describe(model: Model) -> str:
+def describe(model: Problem) -> str:
     """An exact one-line description of ``model``, the identity a checkpoint records.
 
     >>> from cpqueens import model
@@ -97,67 +94,34 @@ def content_digest(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-#: A part of a split: a weighted subproblem, or a piece of the symmetry kernels.
-Part = Subproblem | Piece
+class Part(Protocol):
+    """A part of a split, as a checkpoint records it: a label and the counts it may have.
 
+    The counting strategies' parts (``Subproblem``, ``Piece``) carry these.
+    """
 
-def _label(part: Part) -> str:
-    """The exact text that identifies ``part`` within its split."""
-    if isinstance(part, Subproblem):
-        return f"{part.weight} {part.model.placed!r} {part.model.extra!r}"
-    return f"piece {part!r}"
+    def label(self) -> str:
+        """The exact text that identifies the part within its split."""
+        ...
+
+    def admits(self, value: int, n: int) -> bool:
+        """Whether ``value`` can be the part's count on an n x n board."""
+        ...
+
+    def expects(self, n: int) -> str:
+        """What :meth:`admits` expects, for an error message."""
+        ...
 
 
 def split_digest(parts: Sequence[Part]) -> str:
     """A SHA-256 of the parts in order: two splits with one digest are the same split."""
-    return hashlib.sha256("\n".join(map(_label, parts)).encode()).hexdigest()
-
-
-def most_solutions(model: Model) -> int:
-    """An upper bound on the number of solutions of ``model``.
-
-    Colour 0 completes its placed queens (one per row) to a permutation, and
-    every other colour is some permutation.
-
-    >>> from cpqueens import model
-    >>> most_solutions(model(4, placed=[(0, 1)], colours=2))
-    144
-    """
-    n = model.n
-    return factorial(n - len(model.placed)) * factorial(n) ** (model.colours - 1)
-
-
-def holds(part: Part, value: int, n: int) -> bool:
-    """Whether ``value`` can be the weighted count of ``part`` (of an n x n board).
-
-    A subproblem's is its weight times 0..most: the weight may be negative
-    (CP-SAT's lex-leader split subtracts the solutions fixed by a rotation), so
-    the count may be too. A kernel piece's is 0..12 n! (leaves in twelfths), a
-    less-holes piece's (``hole_sums``) at most 1536 n! either way.
-    """
-    if not isinstance(part, Subproblem):
-        if part[0] == "less-holes":  # leaves weighed 12 / k times 2 (8 - up to 8 * 8 holes)
-            return abs(value) <= 2 * 12 * 64 * factorial(n)
-        return 0 <= value <= 12 * factorial(n)
-    weight = part.weight
-    if weight == 0 or value % weight:
-        return False
-    return 0 <= value // weight <= most_solutions(part.model)
-
-
-def _bound_text(part: Part, n: int) -> str:
-    """What ``holds`` expects of ``part``'s count, for an error message."""
-    if isinstance(part, Subproblem):
-        return f"its weight is {part.weight}"
-    if part[0] == "less-holes":
-        return f"a less-holes piece of the symmetry kernels counts -1536 * {n}! to 1536 * {n}!"
-    return f"a piece of the symmetry kernels counts 0 to 12 * {n}!"
+    return hashlib.sha256("\n".join(part.label() for part in parts).encode()).hexdigest()
 
 
 class Checkpoint:
     """The finished subproblems of one count, kept in a file that survives a crash."""
 
-    def __init__(self, path: str | os.PathLike[str], model: Model, backend: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], model: Problem, backend: str) -> None:
         """Open the checkpoint at ``path``: lock it, and read it if there is one.
 
         Refused (``CheckpointError``) if another count holds it, if ``path``
@@ -326,11 +290,11 @@ class Checkpoint:
                 f"{len(parts)} subproblems at depth {depth} (digest {digest[:12]})",
             )
         for index, value in sorted(self.done.items()):
-            if not holds(parts[index], value, self.n):
+            if not parts[index].admits(value, self.n):
                 raise CheckpointError(
                     f"checkpoint {str(self.path)!r} is not a readable cpqueens checkpoint: "
                     f"subproblem {index} cannot have the weighted count {value} "
-                    f"({_bound_text(parts[index], self.n)})"
+                    f"({parts[index].expects(self.n)})"
                 )
         return dict(self.done)
 

@@ -19,20 +19,14 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
+from cpqueens.vocabulary.checks import ProgressOption, check_progress
+
 ProgressCallback = Callable[[int, int], None]
-ProgressOption = bool | ProgressCallback | None
 
 #: A count shorter than this many seconds shows no bar.
 BAR_DELAY = 1.0
 #: How often the bar is redrawn while no piece finishes (its clock and rate move on).
 REFRESH_SECONDS = 0.5
-
-
-def check_progress(progress: object) -> ProgressOption:
-    """Return ``progress`` if it is None, a bool or a callable, else raise ``TypeError``."""
-    if progress is None or isinstance(progress, bool) or callable(progress):
-        return progress  # type: ignore[return-value]
-    raise TypeError(f"progress must be None, a bool or a callable(done, total), got {progress!r}")
 
 
 def _stderr_is_terminal() -> bool:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from cpqueens.kernels import MAX_COLUMNS
 from cpqueens.kernels.bits import popcount
 from cpqueens.kernels.jit import kernel
 
 #: The widest board: one uint64 of columns per row.
-MAX_N = 64
+MAX_N = MAX_COLUMNS
 #: Nodes per chunk: a few milliseconds.
 CHUNK_NODES = 20_000
 #: Nodes of the first run before a restart; each later run gets half as many more.

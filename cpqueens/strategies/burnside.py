@@ -19,24 +19,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cpqueens.backends import capabilities
 from cpqueens.backends.bitmask import compile_plan
 from cpqueens.strategies import class_count
 
 if TYPE_CHECKING:
-    from cpqueens.model import Model
+    from cpqueens.vocabulary.problem import Problem
 
 Columns = tuple[int, ...]
 
 
-def fits(model: Model, backend: str) -> bool:
-    """Whether :func:`classes` counts the classes of ``model``: on bitmask, no extra constraint.
+def fits(model: Problem, backend: str) -> bool:
+    """Whether :func:`classes` counts the classes of ``model``: in the kernels, no extra constraint.
 
     The turned placements are searched on machine integers: n <= 31.
     """
-    return backend == "bitmask" and not model.extra and 2 <= model.n <= class_count.MAX_N
+    return capabilities(backend).kernels and not model.extra and 2 <= model.n <= class_count.MAX_N
 
 
-def classes(model: Model, names: Sequence[str], total: int) -> int:
+def classes(model: Problem, names: Sequence[str], total: int) -> int:
     """The solution classes of ``model`` under its group ``names``, from its ``total`` count.
 
     Raises ArithmeticError if Burnside's sum does not divide by the group's size.
@@ -59,7 +60,7 @@ def classes(model: Model, names: Sequence[str], total: int) -> int:
     return found
 
 
-def turn_fixed(model: Model) -> tuple[int, int]:
+def turn_fixed(model: Problem) -> tuple[int, int]:
     """The solutions of ``model`` equal to their half turn, and to their quarter turn.
 
     The model is one the half turn keeps (its holes and placed queens).

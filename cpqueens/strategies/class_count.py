@@ -8,19 +8,63 @@ with workers, the pool's processes start while nothing heavy is loaded here.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Iterable, Sequence
+from math import factorial
+from typing import Any, NamedTuple
+
+from cpqueens.backends import capabilities
+from cpqueens.kernels import MAX_CLASS_N
+from cpqueens.strategies.base import SUBPROBLEMS_PER_WORKER
+from cpqueens.vocabulary.problem import Problem
 
 #: The largest board the 64-bit kernels can hold.
-MAX_N = 31
+MAX_N = MAX_CLASS_N
 #: Below this size the edge analysis does not apply (a 4 x 4 board has no middle).
 MIN_N = 5
-#: From this size on a pool of worker processes pays for its start-up (about half a second).
+#: From this size on a pool of worker processes pays for its start-up (about half a second),
+#: and the kernels run for seconds: in worker processes, even for one worker.
 PARALLEL_MIN_N = 17
+#: Below this size pure Python has counted the board before numba has loaded (the choice
+#: never depends on what is loaded, so a count's split is reproducible).
+WORTH_N = 12
 
-#: (kind, distance, row-1 columns, row-2 columns): see :func:`pieces`. Kinds: "top" (the
-#: representatives, counted in twelfths), "fixed180" and "fixed90" (solutions a turn fixes).
-Piece = tuple[str, int, int, int]
+
+class Piece(NamedTuple):
+    """A piece of the kernels' search: see :func:`pieces`.
+
+    Kinds: "top" (the representatives, counted in twelfths), "fixed180" and
+    "fixed90" (solutions a turn fixes), and ``hole_sums``' "less-holes" (a
+    "top" piece less its leaves' queens on the holes). A piece carries what a
+    checkpoint records of it: its label and the counts it can have.
+    """
+
+    kind: str
+    distance: int
+    row1: int
+    row2: int
+
+    def label(self) -> str:
+        """The exact text that identifies the piece within its split."""
+        return f"piece {tuple(self)!r}"
+
+    def admits(self, value: int, n: int) -> bool:
+        """Whether ``value`` can be the piece's count on an n x n board.
+
+        A kernel piece's is 0..12 n! (leaves in twelfths), a less-holes piece's
+        at most 1536 n! either way (leaves weighed 12 / k times 2 (8 - up to 8 * 8 holes)).
+        """
+        if self.kind == "less-holes":
+            return abs(value) <= 2 * 12 * 64 * factorial(n)
+        return 0 <= value <= 12 * factorial(n)
+
+    def expects(self, n: int) -> str:
+        """What :meth:`admits` expects of the piece's count, for an error message."""
+        if self.kind == "less-holes":
+            return f"a less-holes piece of the symmetry kernels counts -1536 * {n}! to 1536 * {n}!"
+        return f"a piece of the symmetry kernels counts 0 to 12 * {n}!"
+
 
 #: The deepest split: row 0's queen is pinned already, rows 1 and 2 may be fixed.
 MAX_DEPTH = 2
@@ -48,20 +92,20 @@ def pieces(n: int, depth: int = 0) -> list[Piece]:
     found: list[Piece] = []
     for distance in range((n - 1) // 2, 0, -1):
         if depth == 0:
-            found.append(("top", distance, full, full))
+            found.append(Piece("top", distance, full, full))
             continue
         middle = 2 * distance == n - 1  # row 1 then keeps to the left half
         for col in range(distance if middle else n):
             if abs(col - distance) <= 1:
                 continue
             if depth == 1:
-                found.append(("top", distance, 1 << col, full))
+                found.append(Piece("top", distance, 1 << col, full))
                 continue
             for below in range(n):
                 if below not in (distance, col) and abs(below - distance) != 2:
                     if abs(below - col) > 1:
-                        found.append(("top", distance, 1 << col, 1 << below))
-    return [*found, ("fixed180", 0, 0, 0), ("fixed90", 0, 0, 0)]
+                        found.append(Piece("top", distance, 1 << col, 1 << below))
+    return [*found, Piece("fixed180", 0, 0, 0), Piece("fixed90", 0, 0, 0)]
 
 
 def depth_for(n: int, workers: int, per_worker: int) -> int:
@@ -183,3 +227,63 @@ def combine(n: int, parts: Sequence[Piece], counts: Sequence[int]) -> tuple[int,
         raise ArithmeticError(f"inconsistent class counts for n={n}: {results}")
     total = twelfths // 3
     return fixed90 // 2, (fixed180 - fixed90) // 4, (total - fixed180) // 8
+
+
+def kernels_fit(model: Problem, engine: str) -> bool:
+    """Whether the kernels may count ``model`` for ``engine``: one colour, nothing but holes.
+
+    A one-colour board on an engine that counts in the kernels, no placed
+    queen and no other constraint, of a size the kernels hold and pay for
+    (numba installed).
+    """
+    return (
+        capabilities(engine).kernels
+        and model.colours == 1
+        and not model.placed
+        and not model.extra
+        and MIN_N <= model.n <= MAX_N
+        and model.n >= WORTH_N
+        and importlib.util.find_spec("numba") is not None
+    )
+
+
+class ClassKernels:
+    """The symmetry kernels' pieces: a one-colour board, free or with holes all 8 symmetries keep.
+
+    Counts the classes by size, so the total and ``unique`` come from the same pieces.
+    """
+
+    name = "classes"
+    kernels = True
+    counts_classes = True
+    count_part = staticmethod(count_piece)
+
+    def fits(self, model: Problem, engine: str) -> bool:
+        """A board the kernels hold whose holes (if any) all 8 symmetries keep."""
+        return kernels_fit(model, engine) and (
+            symmetric_rows(model.n, model.board.blocked) is not None
+        )
+
+    def plan(self, model: Problem, engine: str, workers: int) -> tuple[int, list[Piece]]:
+        """The shallowest depth giving each worker its share of pieces, and its pieces."""
+        depth = depth_for(model.n, workers, SUBPROBLEMS_PER_WORKER)
+        return depth, pieces(model.n, depth)
+
+    def parts(self, model: Problem, engine: str, depth: int) -> list[Piece]:
+        """The pieces at ``depth``."""
+        return pieces(model.n, depth)
+
+    def arguments(self, model: Problem, engine: str, part: Piece) -> tuple[Any, ...]:
+        """The arguments of :func:`count_piece` for the part."""
+        n, blocked = model.n, model.board.blocked
+        rows = symmetric_rows(n, blocked) if blocked else None
+        return (n, part) if rows is None else (n, part, rows)
+
+    def total(self, model: Problem, parts: Sequence[Piece], counts: Sequence[int]) -> int:
+        """Every solution: each class times its size."""
+        two, four, eight = combine(model.n, parts, counts)
+        return 2 * two + 4 * four + 8 * eight
+
+    def classes(self, model: Problem, parts: Sequence[Piece], counts: Sequence[int]) -> int:
+        """The classes under the 8 symmetries."""
+        return sum(combine(model.n, parts, counts))

@@ -21,14 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import Any
 
-from cpqueens.model import Model
+from cpqueens.backends import get
 from cpqueens.strategies import class_count
-from cpqueens.strategies.class_count import Piece
+from cpqueens.strategies.base import SUBPROBLEMS_PER_WORKER
+from cpqueens.strategies.class_count import Piece, kernels_fit
 from cpqueens.strategies.split import Subproblem
-from cpqueens.strategies.symmetry import TRANSFORMS
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.constraints import Cell
+from cpqueens.vocabulary.geometry import TRANSFORMS
+from cpqueens.vocabulary.problem import Problem
 
 #: At most this many holes (2 ** MAX_HOLES sets); more and the completions cost more than they save.
 MAX_HOLES = 8
@@ -85,7 +88,7 @@ def terms(n: int, holes: Iterable[Cell], least: int = 2) -> list[tuple[tuple[Cel
 LESS_HOLES = "less-holes"
 
 
-def parts(model: Model, depth: int) -> list[Part]:
+def parts(model: Problem, depth: int) -> list[Part]:
     """The free board's "less-holes" pieces at ``depth``, then one completion per larger set.
 
     The completions stay whole: each is a small search (two queens placed cut
@@ -95,11 +98,14 @@ def parts(model: Model, depth: int) -> list[Part]:
     """
     n = model.n
     found: list[Part] = [
-        (LESS_HOLES, *piece[1:]) for piece in class_count.pieces(n, depth) if piece[0] == "top"
+        Piece(LESS_HOLES, *piece[1:])
+        for piece in class_count.pieces(n, depth)
+        if piece.kind == "top"
     ]
     free = Board(n, ())
     found.extend(
-        Subproblem(Model(free, 1, cells), weight) for cells, weight in terms(n, model.board.blocked)
+        Subproblem(Problem(free, 1, cells), weight)
+        for cells, weight in terms(n, model.board.blocked)
     )
     return found
 
@@ -119,7 +125,43 @@ def total(n: int, split: Sequence[Part], counts: Sequence[int]) -> int:
 def count_part(backend: str, n: int, part: Part, holes: tuple[Cell, ...]) -> int:
     """One part's count: a "less-holes" kernel piece, or a signed weighted completion."""
     if isinstance(part, Subproblem):
-        from cpqueens.backends import get
-
         return part.weight * get(backend).count(part.model)
     return class_count.count_less_holes(n, part, holes)
+
+
+class HoleSums:
+    """A one-colour board with a few holes: the free board less the completions on its holes."""
+
+    name = "hole sums"
+    kernels = True  # as long as the free board's count: the kernels' pass dominates
+    counts_classes = False
+    count_part = staticmethod(count_part)
+
+    def fits(self, model: Problem, engine: str) -> bool:
+        """A board the kernels hold with a few holes (:func:`worth`) not all 8 symmetries keep."""
+        return (
+            kernels_fit(model, engine)
+            and worth(model.n, model.board.blocked)
+            and class_count.symmetric_rows(model.n, model.board.blocked) is None
+        )
+
+    def plan(self, model: Problem, engine: str, workers: int) -> tuple[int, list[Part]]:
+        """The kernels' depth for that many workers, and the parts at that depth."""
+        depth = class_count.depth_for(model.n, workers, SUBPROBLEMS_PER_WORKER)
+        return depth, parts(model, depth)
+
+    def parts(self, model: Problem, engine: str, depth: int) -> list[Part]:
+        """The parts at ``depth``."""
+        return parts(model, depth)
+
+    def arguments(self, model: Problem, engine: str, part: Part) -> tuple[Any, ...]:
+        """The arguments of :func:`count_part` for the part."""
+        return (engine, model.n, part, model.board.blocked)
+
+    def total(self, model: Problem, parts: Sequence[Part], counts: Sequence[int]) -> int:
+        """The board's count (:func:`total`)."""
+        return total(model.n, parts, counts)
+
+    def classes(self, model: Problem, parts: Sequence[Part], counts: Sequence[int]) -> int:
+        """Not counted by this strategy (``counts_classes`` is False)."""
+        raise NotImplementedError("hole sums count the total only")

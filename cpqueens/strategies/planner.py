@@ -1,16 +1,19 @@
-"""The planner: which engine answers a model, and where its search runs.
+"""The planner: which engine answers a model, which way to count it, and where its search runs.
 
 - ``backend="auto"`` (the default) is the fastest exact engine that supports
-  every constraint of the model: the ``bitmask`` engine for everything its
-  kernels handle, else ``cpsat`` (which states any constraint), else
-  ``python-constraint``. A named backend is used as named.
-- A one-colour board on ``bitmask``, free or with holes all 8 symmetries
-  keep, counts with the symmetry kernels (``cpqueens.strategies.class_count``), and so
-  does one whose placed queens they keep too (the queen in the middle of an
-  odd board), with the queens' lines as holes (:func:`placed_as_holes`); one
-  with a few other holes as the free board less the completions with queens
-  on them (``cpqueens.strategies.hole_sums``); anything else as weighted subproblems
-  (``cpqueens.strategies.symmetry.subproblems``).
+  every constraint of the model: the first in the registry's preference
+  (``backends.preference()``: the ``bitmask`` engine for everything its
+  kernels handle, else ``cpsat``, which states any constraint, else
+  ``python-constraint``). A named backend is used as named.
+- The ways to count are tried in one ordered list, :data:`STRATEGIES`; the
+  first that fits counts: on an engine that counts in the kernels, a
+  one-colour board free or with holes all 8 symmetries keep goes to the
+  symmetry kernels (``class_count.ClassKernels``), one with a few other holes
+  to the free board less the completions on its holes
+  (``hole_sums.HoleSums``), anything else to weighted subproblems
+  (``symmetry.Subproblems``). A model whose placed queens all 8 symmetries
+  keep (the queen in the middle of an odd board) is counted first rewritten
+  with the queens' lines as holes (:func:`placed_as_holes`).
 - A search runs in this process when it is short, else in worker processes,
   even for one worker: a worker can be stopped at once on Ctrl-C or at a time
   limit, where a compiled kernel running in this process could not.
@@ -19,47 +22,36 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import os
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from cpqueens.backends import get, is_installed
-from cpqueens.strategies.class_count import symmetric_rows
+from cpqueens.backends import capabilities, get, is_installed, preference
+from cpqueens.strategies import class_count
+from cpqueens.strategies.base import Strategy
+from cpqueens.strategies.class_count import ClassKernels
+from cpqueens.strategies.hole_sums import HoleSums
+from cpqueens.strategies.symmetry import Subproblems
 from cpqueens.vocabulary.board import Board
-
-if TYPE_CHECKING:
-    from cpqueens.model import Model
+from cpqueens.vocabulary.problem import Problem
 
 #: A backend name as users pass it: a solver, or "auto" for the fastest that fits.
 BackendName = Literal["auto", "cpsat", "python-constraint", "bitmask"]
 AUTO = "auto"
 
-#: The engines "auto" tries, fastest first.
-PREFERENCE = ("bitmask", "cpsat", "python-constraint")
-
-#: Below this many rows with a choice a search is over in well under a second
-#: (a backend may say otherwise with its own PARALLEL_MIN_FREE_ROWS).
-PARALLEL_MIN_FREE_ROWS = 13
+#: The ways to count, in the order the planner tries them; the last fits every model.
+STRATEGIES: tuple[Strategy, ...] = (ClassKernels(), HoleSums(), Subproblems())
 
 #: A local pool has at most this many worker processes per core.
 MAX_WORKERS_PER_CORE = 4
 
-#: The symmetry kernels' board sizes (``cpqueens.strategies.class_count`` holds the limits).
-KERNEL_MIN_N, KERNEL_MAX_N = 5, 31
-#: Below this size pure Python has counted the board before numba has loaded
-#: (the choice never depends on what is loaded, so a count's split is reproducible).
-KERNEL_WORTH_N = 12
-#: From this size on the symmetry kernels run for seconds: in worker processes.
-KERNEL_PARALLEL_MIN_N = 17
 
-
-def supports(backend: str, model: Model) -> bool:
+def supports(backend: str, model: Problem) -> bool:
     """Whether ``backend`` can translate every constraint of ``model``."""
     accepted = get(backend).SUPPORTS
     return all(isinstance(constraint, accepted) for constraint in model.constraints)
 
 
-def resolve(model: Model, backend: str = AUTO) -> str:
+def resolve(model: Problem, backend: str = AUTO) -> str:
     """The backend that answers ``model``: ``backend`` itself, or the one "auto" picks.
 
     >>> from cpqueens import model
@@ -69,31 +61,25 @@ def resolve(model: Model, backend: str = AUTO) -> str:
     if backend != AUTO:
         get(backend)  # an unknown name lists the choices, a missing solver says what to install
         return backend
-    for name in PREFERENCE:
+    for name in preference():
         if is_installed(name) and supports(name, model):
             return name
     raise ValueError(f"no installed backend supports every constraint of {model}")
 
 
-def uses_class_kernels(model: Model, backend: str) -> bool:
-    """Whether the symmetry kernels count ``model``.
+def strategy(model: Problem, engine: str) -> Strategy:
+    """The first way to count in :data:`STRATEGIES` that fits ``model`` on ``engine``.
 
-    A one-colour board on bitmask, free or with holes that all 8 symmetries keep
-    (the 4 corners, say), with no placed queen and no other constraint.
+    >>> from cpqueens import model
+    >>> strategy(model(16), "bitmask").name, strategy(model(16, blocked=[(0, 1)]), "bitmask").name
+    ('classes', 'hole sums')
+    >>> strategy(model(16), "cpsat").name
+    'subproblems'
     """
-    return (
-        backend == "bitmask"
-        and model.colours == 1
-        and not model.placed
-        and not model.extra
-        and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
-        and model.n >= KERNEL_WORTH_N
-        and symmetric_rows(model.n, model.board.blocked) is not None
-        and importlib.util.find_spec("numba") is not None
-    )
+    return next(way for way in STRATEGIES if way.fits(model, engine))
 
 
-def placed_as_holes(model: Model) -> Model:
+def placed_as_holes(model: Problem) -> Problem:
     """The same one-colour problem with the placed queens' lines blocked instead of the queens.
 
     Each placed queen's row keeps only its cell, and its column and diagonals
@@ -119,54 +105,30 @@ def placed_as_holes(model: Model) -> Model:
     return dataclasses.replace(model, board=Board(n, holes), placed=())
 
 
-def takes_placed_as_holes(model: Model, backend: str) -> bool:
+def takes_placed_as_holes(model: Problem, backend: str) -> bool:
     """Whether ``model`` counts as :func:`placed_as_holes`: placed queens all 8 symmetries keep.
 
-    Then the symmetry kernels count it (a one-colour board on bitmask, no other constraint).
+    Then the symmetry kernels count it (a one-colour board on an engine that
+    counts in the kernels, no other constraint).
     """
-    from cpqueens.strategies.symmetry import group  # it reads models: imported when asked
-
     return (
-        backend == "bitmask"
+        capabilities(backend).kernels
         and bool(model.placed)
         and model.colours == 1
         and not model.extra
-        and len(group(model)) == 8
+        and len(model.symmetries()) == 8
     )
 
 
-def uses_hole_sums(model: Model, backend: str) -> bool:
-    """Whether ``model`` counts as the free board less completions on its holes.
-
-    A one-colour board on bitmask with a few holes (``hole_sums.worth``) that
-    not all 8 symmetries keep, no placed queen, no other constraint
-    (``cpqueens.strategies.hole_sums``).
-    """
-    from cpqueens.strategies.hole_sums import worth  # it reads models: imported when asked
-
-    return (
-        backend == "bitmask"
-        and model.colours == 1
-        and not model.placed
-        and not model.extra
-        and KERNEL_MIN_N <= model.n <= KERNEL_MAX_N
-        and model.n >= KERNEL_WORTH_N
-        and worth(model.n, model.board.blocked)
-        and symmetric_rows(model.n, model.board.blocked) is None
-        and importlib.util.find_spec("numba") is not None
-    )
-
-
-def is_long(model: Model, backend: str, kernels: bool) -> bool:
+def is_long(model: Problem, backend: str, kernels: bool) -> bool:
     """Whether the search may run for more than about a second on one core."""
     if kernels:
-        return model.n >= KERNEL_PARALLEL_MIN_N
+        return model.n >= class_count.PARALLEL_MIN_N
     free_rows = model.n - len(model.placed)
-    least = getattr(get(backend), "PARALLEL_MIN_FREE_ROWS", PARALLEL_MIN_FREE_ROWS)
-    return free_rows >= least
+    return free_rows >= capabilities(backend).short_below_free_rows
 
 
-def processes(model: Model, backend: str, workers: int | None, kernels: bool) -> int:
+def processes(model: Problem, backend: str, workers: int | None, kernels: bool) -> int:
     """How many worker processes count ``model``; 0 means this process.
 
     ``workers`` None: every core for a long search, else this process. A long

@@ -22,24 +22,57 @@ upper rows' work again for each bottom queen; ``benchmarks/RESULTS-split-symmetr
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from math import factorial
 
-from cpqueens.model import Model
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.constraints import Cell, Placed
+from cpqueens.vocabulary.problem import Problem
 
 
 @dataclass(frozen=True)
 class Subproblem:
     """A narrowed model and how many solutions of the whole each of its solutions stands for."""
 
-    model: Model
+    model: Problem
     weight: int
 
+    def label(self) -> str:
+        """The exact text that identifies the subproblem within its split."""
+        return f"{self.weight} {self.model.placed!r} {self.model.extra!r}"
 
-def is_mirror_symmetric(model: Model) -> bool:
+    def admits(self, value: int, n: int) -> bool:
+        """Whether ``value`` can be the subproblem's weighted count.
+
+        Its weight times 0..most: the weight may be negative (CP-SAT's
+        lex-leader split subtracts the solutions fixed by a rotation), so the
+        count may be too.
+        """
+        if self.weight == 0 or value % self.weight:
+            return False
+        return 0 <= value // self.weight <= most_solutions(self.model)
+
+    def expects(self, n: int) -> str:
+        """What :meth:`admits` expects of the count, for an error message."""
+        return f"its weight is {self.weight}"
+
+
+def most_solutions(model: Problem) -> int:
+    """An upper bound on the number of solutions of ``model``.
+
+    Colour 0 completes its placed queens (one per row) to a permutation, and
+    every other colour is some permutation.
+
+    >>> from cpqueens import model
+    >>> most_solutions(model(4, placed=[(0, 1)], colours=2))
+    144
+    """
+    n = model.n
+    return factorial(n - len(model.placed)) * factorial(n) ** (model.colours - 1)
+
+
+def is_mirror_symmetric(model: Problem) -> bool:
     """Whether the reflection (r, c) -> (r, n-1-c) maps the model onto itself.
 
     >>> from cpqueens import model
@@ -54,7 +87,7 @@ def is_mirror_symmetric(model: Model) -> bool:
     return _keeps_cells(model, lambda r, c: (r, n - 1 - c))
 
 
-def is_flip_symmetric(model: Model) -> bool:
+def is_flip_symmetric(model: Problem) -> bool:
     """Whether the reflection (r, c) -> (n-1-r, c) maps the model onto itself.
 
     Only a model with no extra constraint is taken for kept (see :func:`transposed`).
@@ -67,7 +100,7 @@ def is_flip_symmetric(model: Model) -> bool:
     return not model.extra and _keeps_cells(model, lambda r, c: (n - 1 - r, c))
 
 
-def _keeps_cells(model: Model, image: Callable[[int, int], Cell]) -> bool:
+def _keeps_cells(model: Problem, image: Callable[[int, int], Cell]) -> bool:
     """Whether ``image`` maps the model's holes onto its holes and its placed queens onto theirs."""
     return all(
         {image(r, c) for r, c in cells} == set(cells)
@@ -75,7 +108,7 @@ def _keeps_cells(model: Model, image: Callable[[int, int], Cell]) -> bool:
     )
 
 
-def transposed(model: Model) -> Model:
+def transposed(model: Problem) -> Problem:
     """The model reflected in its main diagonal: cell (r, c) becomes (c, r).
 
     Its solutions are the transposes of the model's, one to one. Only for a
@@ -88,10 +121,10 @@ def transposed(model: Model) -> Model:
     if model.extra:
         raise ValueError(f"cannot transpose a model with extra constraints: {model.extra!r}")
     board = Board(model.n, tuple(sorted((c, r) for r, c in model.board.blocked)))
-    return Model(board, model.colours, tuple(sorted((c, r) for r, c in model.placed)))
+    return replace(model, board=board, placed=tuple(sorted((c, r) for r, c in model.placed)))
 
 
-def colours_interchangeable(model: Model) -> bool:
+def colours_interchangeable(model: Problem) -> bool:
     """Whether permuting the colours maps the model onto itself (no colour-specific constraint)."""
     return model.colours > 1 and not model.placed and not model.extra
 
@@ -100,7 +133,7 @@ def _attacks(a: Cell, b: Cell) -> bool:
     return a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
 
 
-def subproblems(model: Model, depth: int = 1, *, symmetry: bool = True) -> tuple[Subproblem, ...]:
+def subproblems(model: Problem, depth: int = 1, *, symmetry: bool = True) -> tuple[Subproblem, ...]:
     """Split ``model`` on its first ``depth`` rows without a placed queen.
 
     The weighted counts of the subproblems add up to the model's count.
@@ -153,7 +186,7 @@ def subproblems(model: Model, depth: int = 1, *, symmetry: bool = True) -> tuple
 
 
 def _extend(
-    model: Model,
+    model: Problem,
     chosen: list[Cell],
     rows: list[int],
     blocked: set[Cell],

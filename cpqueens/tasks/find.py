@@ -20,11 +20,11 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import TYPE_CHECKING
 
-from cpqueens.backends import check_name, get, is_installed
+from cpqueens.backends import backends, capabilities, check_name, get, known
+from cpqueens.backends.bitmask import line_search
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
 from cpqueens.vocabulary import verify
@@ -32,10 +32,8 @@ from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, P
 from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:
-    from cpqueens.model import Model
+    from cpqueens.vocabulary.problem import Problem
 
-#: The backends ``find`` takes: the portfolio, or CP-SAT's free search alone.
-FIND_BACKENDS = ("auto", "cpsat")
 #: CP-SAT joins the race up to this board size (its model grows as n²; beyond, it cannot keep up).
 CPSAT_MAX_N = 2000
 #: The local search runs alone for this long per row before CP-SAT joins (seconds).
@@ -54,26 +52,35 @@ Columns = tuple[tuple[int, ...], ...]
 
 
 def check_backend(backend: object) -> str:
-    """Return ``backend`` if ``find`` can search with it, else raise a ValueError saying why."""
-    name = check_name(backend, ("auto", *_known()))
-    if name not in FIND_BACKENDS:
-        raise ValueError(
-            f"find() searches with backend 'auto' (the portfolio) or 'cpsat' (CP-SAT's own "
-            f"search alone), got {name!r}; first(backend={name!r}) gives the "
-            "lexicographically first solution"
+    """Return ``backend`` if ``find`` can search with it, else raise a ValueError saying why.
+
+    ``find`` takes "auto" (the portfolio) or an engine with its own free search.
+    """
+    name = check_name(backend, ("auto", *known()))
+    if name != "auto" and not capabilities(name).free_search:
+        searches = " or ".join(
+            f"{other!r} ({getattr(get(other), 'TITLE', other)}'s own search alone)"
+            for other in _free_searchers(known())
         )
-    if name == "cpsat":
-        get(name)  # a missing solver says what to install
+        raise ValueError(
+            f"find() searches with backend 'auto' (the portfolio) or {searches}, "
+            f"got {name!r}; first(backend={name!r}) gives the lexicographically first solution"
+        )
     return name
 
 
-def _known() -> tuple[str, ...]:
-    from cpqueens.backends import known
+def _title(name: str) -> str:
+    """How messages name the engine ``name``'s solver."""
+    return str(getattr(get(name), "TITLE", name))
 
-    return known()
+
+def _free_searchers(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The engines among ``names`` that declare a free search (asked only of installed ones)."""
+    installed = set(backends())
+    return tuple(name for name in names if name in installed and capabilities(name).free_search)
 
 
-def find(model: Model, backend: str = "auto", time_limit: float | None = None) -> Solution | None:
+def find(model: Problem, backend: str = "auto", time_limit: float | None = None) -> Solution | None:
     """Any one solution of ``model``, checked, or None if it provably has none."""
     from cpqueens.tasks.count import check_time_limit
 
@@ -88,7 +95,7 @@ def find(model: Model, backend: str = "auto", time_limit: float | None = None) -
 
 
 def _search(
-    model: Model, backend: str, limit: float | None, deadline: float | None
+    model: Problem, backend: str, limit: float | None, deadline: float | None
 ) -> Columns | None:
     """The portfolio: a contradiction or a construction at once, else the race."""
     local = all(isinstance(c, _LOCAL) for c in model.constraints)
@@ -104,7 +111,6 @@ def _search(
     if backend == "auto" and local:
         from cpqueens.kernels import mrv_search
         from cpqueens.kernels.local_search import Search
-        from cpqueens.tasks.decide import line_search
 
         searcher = Search(model.n, model.colours, model.board.blocked, fixed)
         if model.n <= mrv_search.MAX_N and model.n * model.colours <= DFS_MAX_VARIABLES:
@@ -112,8 +118,9 @@ def _search(
             dfs = mrv_search.Search(model.n, masks)
         lines = line_search(model)  # exists()'s search: proves "none" where the others stall
     member = None
-    use_cpsat = is_installed("cpsat") and (
-        backend == "cpsat" or searcher is None or model.n <= CPSAT_MAX_N
+    racer = backend if backend != "auto" else next(iter(_free_searchers(known())), None)
+    use_cpsat = racer is not None and (
+        backend != "auto" or searcher is None or model.n <= CPSAT_MAX_N
     )
     if searcher is None and not use_cpsat:
         raise IncompleteSearchError(
@@ -125,7 +132,8 @@ def _search(
     try:
         while True:
             if use_cpsat and member is None and time.monotonic() >= joins:
-                use_cpsat, member = False, _CpsatMember(model, _left(deadline))
+                member = get(racer).FreeSearch(model, _left(deadline), CPSAT_WORKERS)
+                use_cpsat = False
                 member.start()
             if member is not None and member.done.is_set():
                 if member.error is not None:
@@ -178,7 +186,7 @@ def _out_of_time(limit: float | None) -> None:
     )
 
 
-def _fixed(model: Model) -> list[dict[int, int]]:
+def _fixed(model: Problem) -> list[dict[int, int]]:
     """Each colour's placed queens as {row: column}."""
     fixed: list[dict[int, int]] = [{} for _ in range(model.colours)]
     for constraint in model.constraints:
@@ -189,7 +197,7 @@ def _fixed(model: Model) -> list[dict[int, int]]:
     return fixed
 
 
-def _contradiction(model: Model, fixed: list[dict[int, int]]) -> bool:
+def _contradiction(model: Problem, fixed: list[dict[int, int]]) -> bool:
     """Whether the model plainly has no solution: seen without search, so a proof."""
     n, colours = model.n, model.colours
     if colours > n:
@@ -217,65 +225,3 @@ def _contradiction(model: Model, fixed: list[dict[int, int]]) -> bool:
             return True  # the row has fewer free cells than queens still to place
     # Each colour has a queen in every column too, so a column needs `colours` free cells.
     return any(per_col[col] + colours > n for col in range(n))
-
-
-class _CpsatMember:
-    """CP-SAT's free search (two workers) for one solution, in a thread that can be stopped.
-
-    The model is built in the thread too. ``stop`` stops a running solver and
-    waits for its thread (a solver thread must not outlive the interpreter);
-    a thread stopped while still building ends by itself before solving.
-    """
-
-    def __init__(self, model: Model, limit: float | None) -> None:
-        """Prepare the search (``start`` runs it), stopped after ``limit`` seconds if given."""
-        from ortools.sat.python import cp_model
-
-        self.model, self.done = model, threading.Event()
-        self.solution: Columns | None = None
-        self.proved_none = False
-        self.error: BaseException | None = None
-        self.solver = cp_model.CpSolver()
-        self.solver.parameters.num_workers = CPSAT_WORKERS
-        self.solver.parameters.catch_sigint_signal = False
-        if limit is not None:
-            self.solver.parameters.max_time_in_seconds = limit
-        self._lock = threading.Lock()
-        self._stopping = self._solving = False
-        self.thread = threading.Thread(target=self._run, name="cpqueens-find", daemon=True)
-
-    def start(self) -> None:
-        """Start the thread."""
-        self.thread.start()
-
-    def _run(self) -> None:
-        from ortools.sat.python import cp_model
-
-        from cpqueens.backends.cpsat import build
-
-        try:
-            cp, q = build(self.model, lexicographic=False)
-            cp.proto.search_strategy.clear()  # CP-SAT's own search, not a fixed order
-            with self._lock:
-                if self._stopping:
-                    return
-                self._solving = True
-            status = self.solver.solve(cp)
-            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                values = tuple(tuple(self.solver.value(v) for v in row) for row in q)
-                self.solution = values
-            elif status == cp_model.INFEASIBLE:
-                self.proved_none = True
-        except BaseException as error:  # raised by the caller
-            self.error = error
-        finally:
-            self.done.set()
-
-    def stop(self) -> None:
-        """Stop the solver and wait for it (not for a thread still building its model)."""
-        with self._lock:
-            self._stopping = True
-            solving = self._solving
-        while solving and self.thread.is_alive():
-            self.solver.stop_search()  # asked again: a stop before solve() began is not kept
-            self.thread.join(POLL)

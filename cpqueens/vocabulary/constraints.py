@@ -2,16 +2,64 @@
 
 A model is nothing but a tuple of these; every backend translates them.
 Variables are ``q[colour][row]``, the column of that colour's queen in that row.
+
+Every constraint kind carries its own behaviour (the :class:`ConstraintKind`
+protocol): ``violation(by_colour, n)`` checks a complete solution and names
+what it breaks, and ``kept_by(n)`` lists the board symmetries that map the
+constraint onto itself, from which a model's symmetry group is the common
+part. A new kind is one class with these two methods; each engine says which
+kinds it translates.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
+from cpqueens.vocabulary.geometry import (
+    BOARD_SYMMETRIES,
+    check_symmetry,
+    closure,
+    image,
+    is_leader,
+    maps_onto_itself,
+)
+
+__all__ = [
+    "BOARD_SYMMETRIES",
+    "AllDifferent",
+    "Cell",
+    "Constraint",
+    "ConstraintKind",
+    "Disjoint",
+    "Forbidden",
+    "Invariant",
+    "KnightMoves",
+    "LexLeader",
+    "Placed",
+    "Toroidal",
+    "Where",
+]
 
 Cell = tuple[int, int]
+#: A complete solution: one column per row, per colour.
+Columns = Sequence[Sequence[int]]
+
+
+@runtime_checkable
+class ConstraintKind(Protocol):
+    """What every constraint kind offers besides its data: a check and its symmetries."""
+
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """What a complete solution breaks, as a sentence; None if it meets the constraint."""
+        ...
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """The board symmetries mapping the constraint onto itself (an n x n board)."""
+        ...
+
 
 _OFFSET_TERMS = {0: "q{c}[r]", 1: "q{c}[r] + r", -1: "q{c}[r] - r"}
 
@@ -34,6 +82,20 @@ class AllDifferent:
         if self.offset not in _OFFSET_TERMS:
             raise ValueError(f"AllDifferent offset must be 0, 1 or -1, got {self.offset!r}")
 
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """The first two rows sharing a value, as a sentence; None if none do."""
+        seen: dict[int, int] = {}
+        for row, col in enumerate(by_colour[self.colour]):
+            value = col + self.offset * row
+            if value in seen:
+                return f"{self} fails: rows {seen[value]} and {row} share {value}"
+            seen[value] = row
+        return None
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """Every board symmetry keeps the queens' lines (with the other offsets)."""
+        return BOARD_SYMMETRIES
+
     def __str__(self) -> str:
         term = _OFFSET_TERMS[self.offset].format(c=self.colour)
         return f"AllDifferent({term} for every row r)"
@@ -44,6 +106,18 @@ class Forbidden:
     """No queen of any colour stands on these (row, col) cells."""
 
     cells: tuple[Cell, ...]
+
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """The first queen on a forbidden cell, as a sentence; None if there is none."""
+        for row, col in self.cells:
+            for colour, columns in enumerate(by_colour):
+                if columns[row] == col:
+                    return f"colour {colour}'s queen stands on blocked cell {(row, col)}"
+        return None
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """The symmetries mapping the cells onto themselves."""
+        return _cells_kept_by(self.cells, n)
 
     def __str__(self) -> str:
         return f"Forbidden({_cells_text(self.cells)})"
@@ -56,6 +130,17 @@ class Placed:
     cells: tuple[Cell, ...]
     colour: int = 0
 
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """The first row whose queen is not on its placed cell, as a sentence; None if none."""
+        for row, col in self.cells:
+            if by_colour[self.colour][row] != col:
+                return f"{self} fails at row {row}"
+        return None
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """The symmetries mapping the cells onto themselves (colours are never permuted)."""
+        return _cells_kept_by(self.cells, n)
+
     def __str__(self) -> str:
         return f"Placed(colour {self.colour}: {_cells_text(self.cells)})"
 
@@ -66,29 +151,20 @@ class Disjoint:
 
     colours: tuple[int, ...]
 
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """The first row where two of the colours share a cell, as a sentence; None if none."""
+        for row in range(n):
+            cells = [by_colour[colour][row] for colour in self.colours]
+            if len(set(cells)) != len(cells):
+                return f"{self} fails: two colours share a cell in row {row}"
+        return None
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """Every board symmetry maps shared cells to shared cells."""
+        return BOARD_SYMMETRIES
+
     def __str__(self) -> str:
         return f"Disjoint(colours {', '.join(map(str, self.colours))}: no shared cell)"
-
-
-#: The 8 symmetries of the square board, by name; ``strategies.symmetry`` maps cells by them.
-#: Rows grow downwards: "rot90" turns the board a quarter clockwise, "mirror"
-#: swaps left and right, "flip" top and bottom, "diagonal" transposes.
-BOARD_SYMMETRIES = (
-    "identity",
-    "rot90",
-    "rot180",
-    "rot270",
-    "mirror",
-    "flip",
-    "diagonal",
-    "antidiagonal",
-)
-
-
-def _check_symmetry(name: object) -> None:
-    if name not in BOARD_SYMMETRIES:
-        choices = ", ".join(repr(s) for s in BOARD_SYMMETRIES)
-        raise ValueError(f"unknown board symmetry {name!r}: expected one of {choices}")
 
 
 @dataclass(frozen=True)
@@ -109,7 +185,16 @@ class LexLeader:
     def __post_init__(self) -> None:
         object.__setattr__(self, "symmetries", tuple(self.symmetries))
         for name in self.symmetries:
-            _check_symmetry(name)
+            check_symmetry(name)
+
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """A sentence if an image is smaller than the solution; None if none is."""
+        solution = tuple(tuple(columns) for columns in by_colour)
+        return None if is_leader(solution, self.symmetries, n) else f"{self} fails"
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """Symmetry breaking keeps nothing but the identity."""
+        return ("identity",)
 
     def __str__(self) -> str:
         return f"LexLeader(q <= image of q under {', '.join(self.symmetries) or 'nothing'})"
@@ -126,7 +211,16 @@ class Invariant:
     symmetry: str
 
     def __post_init__(self) -> None:
-        _check_symmetry(self.symmetry)
+        check_symmetry(self.symmetry)
+
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """A sentence if the solution's image differs from it; None if they are equal."""
+        solution = tuple(tuple(columns) for columns in by_colour)
+        return None if image(self.symmetry, solution, n) == solution else f"{self} fails"
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """Symmetry breaking keeps nothing but the identity."""
+        return ("identity",)
 
     def __str__(self) -> str:
         return f"Invariant(q = image of q under {self.symmetry})"
@@ -155,6 +249,14 @@ class Toroidal:
         return all(
             len({(c + sign * r) % n for r, c in enumerate(columns)}) == n for sign in (1, -1)
         )
+
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """A sentence if a complete solution breaks the constraint; None if it holds."""
+        return None if self.holds(by_colour, n) else f"{self} fails"
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """The group generated by the symmetries the constraint keeps."""
+        return closure(self.keeps)
 
     def __str__(self) -> str:
         c = self.colour
@@ -186,6 +288,14 @@ class KnightMoves:
             for r in range(len(columns) - gap)
         )
 
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """A sentence if a complete solution breaks the constraint; None if it holds."""
+        return None if self.holds(by_colour, n) else f"{self} fails"
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """The group generated by the symmetries the constraint keeps."""
+        return closure(self.keeps)
+
     def __str__(self) -> str:
         return f"KnightMoves(no two q{self.colour} queens a knight's move apart)"
 
@@ -208,7 +318,7 @@ class Where:
     def __post_init__(self) -> None:
         keeps = tuple(dict.fromkeys(("identity", *self.keeps)))
         for name in keeps:
-            _check_symmetry(name)
+            check_symmetry(name)
         object.__setattr__(self, "keeps", keeps)
 
     @property
@@ -219,6 +329,14 @@ class Where:
     def holds(self, by_colour: Sequence[Sequence[int]], n: int) -> bool:
         """Whether a complete solution meets the condition."""
         return bool(evaluate(self.condition, by_colour))
+
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """A sentence if a complete solution breaks the constraint; None if it holds."""
+        return None if self.holds(by_colour, n) else f"{self} fails"
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """The group generated by the symmetries the constraint keeps."""
+        return closure(self.keeps)
 
     def __str__(self) -> str:
         text = str(self.condition)
@@ -238,6 +356,11 @@ Constraint = (
     | KnightMoves
     | Where
 )
+
+
+def _cells_kept_by(cells: tuple[Cell, ...], n: int) -> tuple[str, ...]:
+    """The board symmetries mapping ``cells`` onto themselves."""
+    return tuple(name for name in BOARD_SYMMETRIES if maps_onto_itself(name, cells, n))
 
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from cpqueens.vocabulary.board import Board
+from typing import Literal, Protocol
 
 #: The letter drawn for each colour's queens; colour 0 is the seeds' 'Q'.
 COLOUR_LETTERS = "QWXYZABCDEFGHIJKLMNOPRSTUV"
@@ -18,6 +15,21 @@ BLOCKED = "#"
 Style = Literal["board", "columns", "svg", "json"]
 #: Every drawing style, in the order of ``Style``.
 STYLES: tuple[Style, ...] = ("board", "columns", "svg", "json")
+
+
+class Board(Protocol):
+    """What a drawing reads of a board: its size and its blocked cells."""
+
+    @property
+    def n(self) -> int:
+        """The board size."""
+        ...
+
+    @property
+    def blocked(self) -> tuple[tuple[int, int], ...]:
+        """The blocked cells as (row, col)."""
+        ...
+
 
 #: One queen as (colour, row, col).
 Queen = tuple[int, int, int]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from cpqueens.vocabulary import drawing
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.drawing import BLOCKED, COLOUR_LETTERS, EMPTY, Style
+from cpqueens.vocabulary.geometry import canonical, cells_group, orbit
 
 __all__ = ["BLOCKED", "COLOUR_LETTERS", "EMPTY", "Solution"]
 
@@ -32,9 +33,9 @@ class Solution:
     symmetries: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
 
     def _group(self) -> tuple[str, ...]:
-        from cpqueens.strategies.symmetry import board_group
-
-        return self.symmetries if self.symmetries is not None else board_group(self.board)
+        if self.symmetries is not None:
+            return self.symmetries
+        return cells_group(self.board.n, self.board.blocked)
 
     def canonical(self) -> Solution:
         """The smallest image of this solution under its symmetries: its class's representative.
@@ -45,15 +46,11 @@ class Solution:
         >>> Solution(((2, 0, 3, 1),), Board(4)).canonical().columns
         (1, 3, 0, 2)
         """
-        from cpqueens.strategies.symmetry import canonical
-
         found = canonical(self.by_colour, self._group(), self.board.n)
         return Solution(found, self.board, self.symmetries)
 
     def orbit(self) -> tuple[Solution, ...]:
         """Every distinct image of this solution under its symmetries, smallest first."""
-        from cpqueens.strategies.symmetry import orbit
-
         return tuple(
             Solution(found, self.board, self.symmetries)
             for found in orbit(self.by_colour, self._group(), self.board.n)

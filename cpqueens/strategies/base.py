@@ -1,0 +1,61 @@
+"""The interface of a way to count: a counting strategy, and what its parts carry.
+
+A strategy splits a model into independent parts, says how to count one part
+(a top-level function and its arguments, so that any executor can run it)
+and puts the parts' counts together. Each part carries what a checkpoint
+records of it (``execution.checkpoint.Part``: a label and the counts it may
+have). The planner tries the strategies in one ordered list
+(``planner.STRATEGIES``) and takes the first that fits: a new way to count is
+one module with one such class, and one entry in that list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from cpqueens.execution.checkpoint import Part
+from cpqueens.vocabulary.problem import Problem
+
+#: A split aims at this many parts per worker, so that no worker idles at the end.
+SUBPROBLEMS_PER_WORKER = 16
+
+
+class Strategy(Protocol):
+    """A way to count a model exactly, in independent parts."""
+
+    #: Its name, as ``Model.engine()``'s explanations and the tests say it.
+    name: str
+    #: Whether its parts run the compiled kernels: they run for seconds from
+    #: ``class_count.PARALLEL_MIN_N`` on, whatever the free rows.
+    kernels: bool
+    #: Whether it counts the classes by size too (``unique`` from the same parts).
+    counts_classes: bool
+
+    def fits(self, model: Problem, engine: str) -> bool:
+        """Whether it counts ``model`` on ``engine`` (and pays)."""
+        ...
+
+    def plan(self, model: Problem, engine: str, workers: int) -> tuple[int, Sequence[Part]]:
+        """The split depth for that many workers, and the parts at that depth."""
+        ...
+
+    def parts(self, model: Problem, engine: str, depth: int) -> Sequence[Part]:
+        """The parts of the split at a recorded ``depth`` (a resumed checkpoint)."""
+        ...
+
+    #: The top-level function that counts one part, called as
+    #: ``count_part(*arguments(model, engine, part))`` in whichever process runs it.
+    count_part: Callable[..., int]
+
+    def arguments(self, model: Problem, engine: str, part: Any) -> tuple[Any, ...]:
+        """The (picklable) arguments of ``count_part`` for one part."""
+        ...
+
+    def total(self, model: Problem, parts: Sequence[Any], counts: Sequence[int]) -> int:
+        """The model's count from the count of every part."""
+        ...
+
+    def classes(self, model: Problem, parts: Sequence[Any], counts: Sequence[int]) -> int:
+        """The model's classes from the count of every part (``counts_classes`` only)."""
+        ...

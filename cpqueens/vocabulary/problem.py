@@ -1,0 +1,158 @@
+"""Problem: the data of a model, a board, its colours and placed queens, stated as constraints.
+
+A problem is immutable and knows no solver; ``constraints`` is the whole
+problem. ``cpqueens.Model`` adds the verbs (count, solutions, find, ...) on
+top; every layer below the facade reads and narrows ``Problem`` data only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from cpqueens.vocabulary.board import Board, check_cells
+from cpqueens.vocabulary.constraints import (
+    AllDifferent,
+    Cell,
+    Constraint,
+    ConstraintKind,
+    Disjoint,
+    Forbidden,
+    Placed,
+    Where,
+)
+from cpqueens.vocabulary.expressions import Condition, Variables
+from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES
+
+P = TypeVar("P", bound="Problem")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An N-Queens-family problem as plain data: ``colours`` non-attacking queen sets on ``board``.
+
+    Each colour places one queen per row; no two queens of one colour attack
+    each other; no cell holds two queens; ``placed`` are colour-0 queens that
+    every solution contains. ``extra`` holds further constraints that narrow
+    the same problem: the splitter's colour-1 queens, symmetry-breaking rules.
+    """
+
+    board: Board
+    colours: int = 1
+    placed: tuple[Cell, ...] = ()
+    extra: tuple[Constraint, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise TypeError(f"board must be a cpqueens.Board, got {self.board!r}")
+        if isinstance(self.colours, bool) or not isinstance(self.colours, int):
+            raise TypeError(f"colours must be an int >= 1, got {self.colours!r}")
+        if self.colours < 1:
+            raise ValueError(f"colours must be an int >= 1, got {self.colours}")
+        placed = check_cells(self.placed, self.board.n, "placed queen")
+        rows: dict[int, Cell] = {}
+        for cell in placed:
+            if cell[0] in rows:
+                raise ValueError(
+                    f"placed queens {rows[cell[0]]!r} and {cell!r} share row {cell[0]}: "
+                    "expected at most one placed queen per row"
+                )
+            rows[cell[0]] = cell
+        object.__setattr__(self, "placed", placed)
+        object.__setattr__(self, "extra", tuple(self.extra))
+
+    @property
+    def n(self) -> int:
+        """The board size."""
+        return self.board.n
+
+    @property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The whole problem as declarative constraint objects."""
+        result: list[Constraint] = [
+            AllDifferent(colour, offset) for colour in range(self.colours) for offset in (0, 1, -1)
+        ]
+        if self.board.blocked:
+            result.append(Forbidden(self.board.blocked))
+        if self.placed:
+            result.append(Placed(self.placed, colour=0))
+        if self.colours > 1:
+            result.append(Disjoint(tuple(range(self.colours))))
+        return (*result, *self.extra)
+
+    def with_placed(self: P, cells: Iterable[Cell]) -> P:
+        """The same model with more colour-0 queens placed (of the same class)."""
+        return replace(self, placed=self.placed + tuple(cells))
+
+    def with_constraints(self: P, *constraints: Constraint) -> P:
+        """The same model narrowed by more constraints (of the same class)."""
+        return replace(self, extra=self.extra + constraints)
+
+    @property
+    def q(self) -> Variables:
+        """The model's variables for ``where``: ``q[row]`` (colour 0), ``q[colour, row]``.
+
+        >>> m = Problem(Board(8))
+        >>> print(m.where(m.q[0] < m.q[7]).extra[0])
+        q0[0] < q0[7]
+        """
+        return Variables(self.n, self.colours)
+
+    def where(self: P, *conditions: Condition, keeps: Iterable[str] = ()) -> P:
+        """The same model narrowed by conditions built from ``q`` (a new, immutable model).
+
+        ``keeps`` declares board symmetries that map every solution meeting the
+        conditions to one meeting them too (``symmetries()`` is cut down to
+        them; none declared leaves only the identity). A wrong declaration
+        makes ``unique`` counts wrong: declare only what you have proved.
+
+        >>> m = Problem(Board(6))
+        >>> print(m.where(m.q[0] < m.q[5]))
+        Model: 6x6 board, 1 colour(s) of 6 queens
+          AllDifferent(q0[r] for every row r)
+          AllDifferent(q0[r] + r for every row r)
+          AllDifferent(q0[r] - r for every row r)
+          q0[0] < q0[5]
+        """
+        keeps = tuple(keeps) if not isinstance(keeps, str) else (keeps,)
+        found: list[Constraint] = []
+        for condition in conditions:
+            if not isinstance(condition, Condition):
+                raise TypeError(
+                    f"where() takes conditions built from model.q (such as "
+                    f"m.q[0] < m.q[1]), got {condition!r} ({type(condition).__name__})"
+                )
+            if condition.shape is not None and condition.shape != (self.n, self.colours):
+                n, colours = condition.shape
+                raise ValueError(
+                    f"the condition {condition} is over the variables of another model "
+                    f"(a {n}x{n} board with {colours} colour(s)), not this {self.n}x{self.n} "
+                    f"board with {self.colours} colour(s): build it from this model's q"
+                )
+            found.append(Where(condition.node, keeps))
+        return self.with_constraints(*found)
+
+    def symmetries(self) -> tuple[str, ...]:
+        """The board symmetries mapping the whole model onto itself.
+
+        Each constraint names the symmetries that keep it (``kept_by``): blocked
+        cells and each colour's placed queens must map onto themselves, a
+        variant or a condition keeps the group its ``keeps`` generate (a
+        condition: only the identity unless declared), symmetry breaking
+        keeps the identity alone, as does a constraint that cannot say.
+
+        >>> Problem(Board(6, ((0, 1), (1, 0)))).symmetries()
+        ('identity', 'diagonal')
+        """
+        n = self.n
+        kept = set(BOARD_SYMMETRIES)
+        for constraint in self.constraints:
+            if not isinstance(constraint, ConstraintKind):
+                return ("identity",)
+            kept &= set(constraint.kept_by(n))
+        return tuple(name for name in BOARD_SYMMETRIES if name in kept)
+
+    def __str__(self) -> str:
+        head = f"Model: {self.n}x{self.n} board, {self.colours} colour(s) of {self.n} queens"
+        return "\n".join([head, *(f"  {c}" for c in self.constraints)])
