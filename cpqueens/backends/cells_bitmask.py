@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-def supports(problem: CellProblem) -> bool:
-    """Whether the kernels count ``problem``: one army."""
-    return problem.armies == 1
+def supports(problem: CellProblem, size: int | None = 0, unique: bool = False) -> bool:
+    """Whether the kernels count ``problem``'s solutions of ``size``: one army, no classes."""
+    return problem.armies == 1 and size is not None and not unique
 
 
 def _placed_fit(problem: CellProblem) -> bool:
@@ -64,10 +64,10 @@ def _masks(problem: CellProblem, cells: list[Cell] | None = None) -> dict[str, n
     }
 
 
-def count(problem: CellProblem, size: int) -> int:
-    """The exact number of solutions with ``size`` pieces."""
-    if not supports(problem):
-        raise NotSupportedError("the compiled cell counter counts one army only")
+def count(problem: CellProblem, size: int, **_options: object) -> int:
+    """The exact number of solutions with ``size`` pieces (no time limit: it is short)."""
+    if not supports(problem, size):
+        raise NotSupportedError("the compiled cell counter counts one army, of a given size")
     from cpqueens.kernels import cells as kernels
 
     placed = [(r, c) for r, c, _ in problem.placed]

@@ -315,6 +315,11 @@ def _whole(bound: float, sense: Sense) -> int:
     return math.floor(bound + 1e-6) if sense == "maximize" else math.ceil(bound - 1e-6)
 
 
+def supports(problem: CellProblem, size: int | None = None, unique: bool = False) -> bool:
+    """CP-SAT counts every cell problem, of any or a given size, solutions or classes."""
+    return True
+
+
 def count(
     problem: CellProblem,
     size: int | None = None,

@@ -116,14 +116,23 @@ class CellModel:
         from cpqueens.backends import cells_bitmask, cells_cpsat
 
         queens = _size(queens)
-        if backend not in ("auto", "cpsat", "bitmask"):
-            raise ValueError(f"backend must be 'auto', 'cpsat' or 'bitmask', got {backend!r}")
-        native = cells_bitmask.supports(self.problem) and queens is not None and not unique
-        if backend == "bitmask" or (backend == "auto" and native):
-            if queens is None or unique:
-                raise ValueError("the bitmask counter counts a given size, without unique")
-            return cells_bitmask.count(self.problem, queens)
-        return cells_cpsat.count(self.problem, queens, unique=unique, time_limit=time_limit)
+        # the counters, fastest first
+        engines = {"bitmask": cells_bitmask, "cpsat": cells_cpsat}
+        if backend not in (*engines, "auto"):
+            raise ValueError(f"backend must be one of auto, {', '.join(engines)}; got {backend!r}")
+        if backend == "auto":
+            backend = next(  # type: ignore[assignment]
+                name
+                for name, engine in engines.items()
+                if engine.supports(self.problem, queens, unique)
+            )
+        engine = engines[backend]
+        if not engine.supports(self.problem, queens, unique):
+            raise ValueError(
+                f"backend {backend!r} cannot count this (the compiled counter: one army, "
+                "a given number of queens, no unique)"
+            )
+        return engine.count(self.problem, queens, unique=unique, time_limit=time_limit)
 
     def solutions(
         self, queens: int | None = None, *, unique: bool = False, time_limit: float | None = None
