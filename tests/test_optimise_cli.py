@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -123,3 +125,21 @@ def test_examples_print_their_oeis_tables(tmp_path, example, last, lines):
     assert len(rows) >= int(last) + 1
     for line in lines:
         assert any(row.startswith(line) for row in rows), result.stdout
+
+
+def test_ctrl_c_stops_the_search_at_once(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cpqueens", "optimize", "domination", "13"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    process.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    out, err = process.communicate(timeout=30)
+    assert time.monotonic() - start < 10
+    assert (process.returncode, out, err) == (130, "", "cpqueens: interrupted\n")
