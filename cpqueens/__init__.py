@@ -17,6 +17,7 @@ from cpqueens.errors import (
     WorkerLostError,
 )
 from cpqueens.model import Model, model
+from cpqueens.tasks.optimise import CellModel, Optimum, cells, domination, independence, peaceable
 from cpqueens.tasks.puzzles import Puzzle
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.expressions import (
@@ -33,6 +34,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BackendUnavailableError",
     "Board",
+    "CellModel",
     "CheckpointError",
     "Condition",
     "CountInterrupted",
@@ -42,13 +44,18 @@ __all__ = [
     "IncompleteSearchError",
     "Model",
     "NotSupportedError",
+    "Optimum",
     "Puzzle",
     "Solution",
     "WorkerLostError",
     "__version__",
     "all_different",
     "backends",
+    "cells",
     "count_true",
+    "domination",
+    "independence",
     "model",
+    "peaceable",
     "table",
 ]

@@ -1,0 +1,209 @@
+"""Side by side, one process: cpqueens' optimisation against a plain CP-SAT model of each problem.
+
+The plain models are written as the OR-Tools documentation writes a model:
+one Boolean per cell (per army), one constraint per condition, no symmetry
+breaking:
+
+- domination: for each cell, the sum over it and the cells attacking it >= 1;
+  independent domination adds ``sum <= 1`` over each row, column and diagonal;
+- peaceable: ``w + b <= 1`` on each cell, ``w[c] + b[d] <= 1`` for each pair of
+  cells attacking each other, ``sum w == sum b``, maximise ``sum w``.
+
+cpqueens states the same problems (``cpqueens.domination``,
+``cpqueens.peaceable``) with lex-leader constraints over the board's
+symmetries (and the colour swap), and peaceable armies as mutually maximal
+pairs. Both get the same CP-SAT workers and time limit; every optimum is
+checked against OEIS. A plain run stopped by the limit is reported as such.
+Then the larger sizes cpqueens alone proves (``--large``), and the k-queens
+counts on 8 x 8 by the compiled counter.
+
+Writes benchmarks/RESULTS-optimise.md (rows appear as they finish).
+
+    python benchmarks/bench_optimise.py [--workers 2] [--limit 300] [--large]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import ortools
+from ortools.sat.python import cp_model
+
+import cpqueens
+from cpqueens.vocabulary.cells import CellBoard
+
+HERE = Path(__file__).resolve().parent
+A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5]
+A075324 = [1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5]
+A250000 = [0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17]
+EIGHT_BY_EIGHT = [64, 1288, 10320, 34568, 46736, 22708, 3192, 92]
+
+
+def attacks(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Queens on a and b attack each other (written out, as a plain model would)."""
+    return a != b and (a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1]))
+
+
+def plain_domination(n: int, independent: bool) -> cp_model.CpModel:
+    """Queen domination as the OR-Tools documentation would write it."""
+    model = cp_model.CpModel()
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    x = {cell: model.new_bool_var(f"x{cell}") for cell in cells}
+    for cell in cells:
+        model.add(sum(x[d] for d in cells if d == cell or attacks(cell, d)) >= 1)
+    if independent:
+        for line in CellBoard(n, n).lines:  # rows, columns, diagonals
+            model.add(sum(x[cell] for cell in line) <= 1)
+    model.minimize(sum(x.values()))
+    return model
+
+
+def plain_peaceable(n: int) -> cp_model.CpModel:
+    """Peaceable queens as the OR-Tools documentation would write it."""
+    model = cp_model.CpModel()
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    w = {cell: model.new_bool_var(f"w{cell}") for cell in cells}
+    b = {cell: model.new_bool_var(f"b{cell}") for cell in cells}
+    for cell in cells:
+        model.add(w[cell] + b[cell] <= 1)
+        for other in cells:
+            if attacks(cell, other):
+                model.add(w[cell] + b[other] <= 1)
+    model.add(sum(w.values()) == sum(b.values()))
+    model.maximize(sum(w.values()))
+    return model
+
+
+def solve_plain(model: cp_model.CpModel, workers: int, limit: float) -> tuple[str, int, float]:
+    """(status, value, seconds) of the plain model."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.max_time_in_seconds = limit
+    start = time.perf_counter()
+    status = solver.solve(model)
+    seconds = time.perf_counter() - start
+    return solver.status_name(status).lower(), round(solver.objective_value), seconds
+
+
+def main() -> None:
+    """Run the side-by-side table and write the results file."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--limit", type=float, default=300.0, help="seconds per solve")
+    parser.add_argument("--large", action="store_true", help="also cpqueens alone on larger n")
+    args = parser.parse_args()
+    out = HERE / "RESULTS-optimise.md"
+    lines = [
+        "# Optimisation: cpqueens against a plain CP-SAT model, side by side",
+        "",
+        "Command: `"
+        + " ".join(["python", f"benchmarks/{Path(__file__).name}", *sys.argv[1:]])
+        + "`",
+        "",
+        f"{datetime.date.today()}, Python {platform.python_version()}, "
+        f"OR-Tools {ortools.__version__}, "
+        f"{os.cpu_count()} cores (shared), CP-SAT workers {args.workers}, "
+        f"limit {args.limit:g} s per solve, one process.",
+        "",
+        "| problem | n | optimum (OEIS) | cpqueens | status | plain CP-SAT | status | ratio |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+
+    def write() -> None:
+        out.write_text("\n".join(lines) + "\n")
+
+    write()
+    cases = [
+        ("domination", n, A075458, lambda n: plain_domination(n, False)) for n in (7, 8, 9, 10)
+    ]
+    cases += [
+        ("independent domination", n, A075324, lambda n: plain_domination(n, True))
+        for n in (7, 8, 9, 10)
+    ]
+    cases += [("peaceable", n, A250000, plain_peaceable) for n in (6, 7, 8)]
+    for name, n, oeis, plain in cases:
+        start = time.perf_counter()
+        if name == "peaceable":
+            ours = cpqueens.peaceable(n, time_limit=args.limit, workers=args.workers)
+        else:
+            ours = cpqueens.domination(
+                n,
+                independent=name.startswith("independent"),
+                time_limit=args.limit,
+                workers=args.workers,
+            )
+        mine = time.perf_counter() - start
+        if ours.status == "optimal":
+            assert ours.value == oeis[n - 1], (name, n, ours)
+        status, value, theirs = solve_plain(plain(n), args.workers, args.limit)
+        if status == "optimal":
+            assert value == oeis[n - 1], (name, n, value)
+        both = ours.status == "optimal" and status == "optimal"
+        if both:
+            ratio = f"{theirs / mine:.1f}x"
+        else:  # the plain model stopped at the limit: its time is a lower bound
+            ratio = f">= {theirs / mine:.1f}x" if ours.status == "optimal" else "-"
+        lines.append(
+            f"| {name} | {n} | {oeis[n - 1]} | {mine:.2f} s | {ours.status} | "
+            f"{theirs:.2f} s | {status} | {ratio} |"
+        )
+        print(lines[-1], flush=True)
+        write()
+    lines += [
+        "",
+        "## k queens on 8 x 8 (compiled counter against CP-SAT enumeration, 1 worker)",
+        "",
+    ]
+    lines += ["| k | placements | compiled | CP-SAT | ratio |", "| --- | --- | --- | --- | --- |"]
+    model = cpqueens.cells(8)
+    model.count(queens=1, backend="bitmask")  # compile (or load) the kernel first
+    for k in (2, 4, 8):
+        start = time.perf_counter()
+        fast = model.count(queens=k, backend="bitmask")
+        mine = time.perf_counter() - start
+        start = time.perf_counter()
+        slow = model.count(queens=k, backend="cpsat")
+        theirs = time.perf_counter() - start
+        assert fast == slow == EIGHT_BY_EIGHT[k - 1], (k, fast, slow)
+        lines.append(f"| {k} | {fast} | {mine:.3f} s | {theirs:.2f} s | {theirs / mine:.0f}x |")
+        print(lines[-1], flush=True)
+        write()
+    if args.large:
+        lines += ["", "## Larger sizes, cpqueens alone", ""]
+        lines += [
+            "| problem | n | optimum (OEIS) | cpqueens | status |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for name, n, oeis in (
+            ("domination", 11, A075458),
+            ("independent domination", 11, A075324),
+            ("peaceable", 9, A250000),
+            ("peaceable", 10, A250000),
+        ):
+            start = time.perf_counter()
+            if name == "peaceable":
+                ours = cpqueens.peaceable(n, time_limit=args.limit, workers=args.workers)
+            else:
+                ours = cpqueens.domination(
+                    n,
+                    independent=name.startswith("independent"),
+                    time_limit=args.limit,
+                    workers=args.workers,
+                )
+            mine = time.perf_counter() - start
+            if ours.status == "optimal":
+                assert ours.value == oeis[n - 1], (name, n, ours)
+            bound = "" if ours.status == "optimal" else f" (best {ours.value}, bound {ours.bound})"
+            lines.append(f"| {name} | {n} | {oeis[n - 1]} | {mine:.2f} s | {ours.status}{bound} |")
+            print(lines[-1], flush=True)
+            write()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,307 @@
+"""Optimisation on cell models: the most queens, the fewest that dominate, peaceable armies.
+
+:func:`cells` states a board where any number of pieces stand
+(:class:`CellModel`); ``maximize()`` and ``minimize()`` return an
+:class:`Optimum`, ``count()`` counts solutions of a size. The classic
+problems are one call each: :func:`independence`, :func:`domination` (and
+independent domination), :func:`peaceable`.
+
+An optimum is "optimal" only with CP-SAT's proof; a time limit that ends the
+search first gives the best solution found, "feasible", with the best bound
+(never reported as the optimum). The board's symmetries (and the colour swap
+of two armies) are broken by lex-leader constraints, which keep one member of
+each class of solutions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from cpqueens.errors import IncompleteSearchError
+from cpqueens.vocabulary.cells import Attack, Cell, CellBoard, CellProblem, Piece
+
+Status = Literal["optimal", "feasible", "infeasible"]
+CountBackend = Literal["auto", "cpsat", "bitmask"]
+#: (value, bound, seconds) of each better solution found.
+Progress = Callable[[int, int, float], None]
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The answer of an optimisation: value, proof status, bound, one solution, time.
+
+    ``status`` is "optimal" (proved: ``bound == value``), "feasible" (a limit
+    ended the search: ``bound`` is the best proved bound) or "infeasible" (no
+    solution: ``value`` and ``bound`` are None). ``queens`` are (row, col)
+    pairs, or (row, col, army) triples for two armies. ``count`` is the number
+    of optimal solutions and ``classes`` their number up to the problem's
+    symmetries, when asked for.
+    """
+
+    value: int | None
+    status: Status
+    bound: int | None
+    queens: tuple[tuple[int, ...], ...]
+    seconds: float
+    count: int | None = None
+    classes: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as the command line's JSON object (``count`` and ``classes`` if known)."""
+        out: dict[str, Any] = {
+            "value": self.value,
+            "status": self.status,
+            "bound": self.bound,
+            "queens": [list(queen) for queen in self.queens],
+            "seconds": round(self.seconds, 3),
+        }
+        if self.count is not None:
+            out["count"] = self.count
+        if self.classes is not None:
+            out["classes"] = self.classes
+        return out
+
+
+class CellModel:
+    """A cell problem with its verbs: maximize, minimize, count, solutions.
+
+    >>> model = cells(8)
+    >>> model.maximize().value, model.count(queens=8)
+    (8, 92)
+    """
+
+    def __init__(self, problem: CellProblem) -> None:
+        """Wrap the plain-data ``problem``."""
+        self.problem = problem
+
+    def __repr__(self) -> str:
+        """The constructor call's data."""
+        return f"CellModel({self.problem!r})"
+
+    def __str__(self) -> str:
+        """The model as mathematics."""
+        return self.problem.describe()
+
+    def maximize(self, **options: Any) -> Optimum:
+        """The largest solution (pieces of army 0), proved optimal unless a limit ends it.
+
+        Options: ``time_limit`` (seconds), ``workers`` (CP-SAT's, default 2),
+        ``symmetry`` (lex-leader constraints, default True), ``count`` and
+        ``unique`` (also count the optimal solutions, or their classes), and
+        ``progress(value, bound, seconds)`` called on each better solution.
+        """
+        return _optimise(self.problem, "maximize", **options)
+
+    def minimize(self, **options: Any) -> Optimum:
+        """The smallest solution, proved optimal unless a limit ends it (options: ``maximize``)."""
+        return _optimise(self.problem, "minimize", **options)
+
+    def count(
+        self,
+        queens: int | None = None,
+        *,
+        unique: bool = False,
+        backend: CountBackend = "auto",
+        time_limit: float | None = None,
+    ) -> int:
+        """The exact number of solutions with ``queens`` pieces per army (any size if None).
+
+        ``unique`` counts classes under the problem's symmetries (CP-SAT's
+        lex-leader). ``backend`` "bitmask" is the compiled counter (one army,
+        a given size); "auto" takes it where it can.
+        """
+        from cpqueens.backends import cells_bitmask, cells_cpsat
+
+        queens = _size(queens)
+        # the counters, fastest first
+        engines = {"bitmask": cells_bitmask, "cpsat": cells_cpsat}
+        if backend not in (*engines, "auto"):
+            raise ValueError(f"backend must be one of auto, {', '.join(engines)}; got {backend!r}")
+        if backend == "auto":
+            backend = next(  # type: ignore[assignment]
+                name
+                for name, engine in engines.items()
+                if engine.supports(self.problem, queens, unique)
+            )
+        engine = engines[backend]
+        if not engine.supports(self.problem, queens, unique):
+            raise ValueError(
+                f"backend {backend!r} cannot count this (the compiled counter: one army, "
+                "a given number of queens, no unique)"
+            )
+        return engine.count(self.problem, queens, unique=unique, time_limit=time_limit)
+
+    def solutions(
+        self, queens: int | None = None, *, unique: bool = False, time_limit: float | None = None
+    ) -> Iterator[tuple[Piece, ...]]:
+        """Every solution as (row, col, army) triples (one per class if ``unique``)."""
+        from cpqueens.backends import cells_cpsat
+
+        return cells_cpsat.solutions(
+            self.problem, _size(queens), unique=unique, time_limit=time_limit
+        )
+
+
+def _size(queens: object) -> int | None:
+    if queens is None:
+        return None
+    if not isinstance(queens, int) or isinstance(queens, bool) or queens < 0:
+        raise TypeError(f"queens must be an int >= 0 or None, got {queens!r}")
+    return queens
+
+
+def _optimise(
+    problem: CellProblem,
+    sense: Literal["maximize", "minimize"],
+    *,
+    time_limit: float | None = None,
+    workers: int = 2,
+    symmetry: bool = True,
+    count: bool = False,
+    unique: bool = False,
+    progress: Progress | None = None,
+) -> Optimum:
+    from cpqueens.backends import cells_cpsat
+
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0
+    ):
+        raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    start = time.perf_counter()
+    outcome = cells_cpsat.optimise(
+        problem,
+        sense,
+        time_limit=time_limit,
+        workers=workers,
+        symmetry=symmetry,
+        progress=progress,
+    )
+    queens = tuple(piece if problem.armies == 2 else piece[:2] for piece in outcome.pieces)
+    result = Optimum(outcome.value, outcome.status, outcome.bound, queens, outcome.seconds)
+    if (count or unique) and outcome.status == "optimal":
+        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            raise IncompleteSearchError(f"the time limit of {time_limit} s ended before counting")
+        model = CellModel(problem)
+        result = replace(
+            result,
+            count=model.count(outcome.value, time_limit=left) if count else None,
+            classes=model.count(outcome.value, unique=True, time_limit=left) if unique else None,
+            seconds=time.perf_counter() - start,
+        )
+    return result
+
+
+def cells(
+    n: int,
+    m: int | None = None,
+    blocked: Iterable[Cell] = (),
+    *,
+    placed: Iterable[tuple[int, ...]] = (),
+    toroidal: bool = False,
+    knight: bool = False,
+    attack: Attack = "queen",
+    armies: int = 1,
+    independent: bool = True,
+    dominating: bool = False,
+) -> CellModel:
+    """A board of n rows and m columns (m = n if None) where any number of pieces stand.
+
+    ``attack`` is "queen", "rook" (rows and columns) or "king"; ``toroidal``
+    wraps lines around the edges, ``knight`` adds the knight's moves.
+    ``blocked`` cells hold no piece (they neither stop attacks nor need
+    covering). ``independent``: no piece attacks one of another army (one
+    army: none attacks another); ``dominating``: every free cell is occupied
+    or attacked; ``armies=2``: two armies of equal size (peaceable when
+    independent); ``placed`` pieces are (row, col) or (row, col, army).
+    """
+    board = CellBoard(
+        n, n if m is None else m, tuple(blocked), attack=attack, toroidal=toroidal, knight=knight
+    )
+    return CellModel(CellProblem(board, armies, independent, dominating, tuple(placed)))
+
+
+def _board(n: Any, m: int | None, blocked: Iterable[Cell]) -> tuple[int, int, tuple[Cell, ...]]:
+    """(rows, columns, blocked) from a size or from a one-queen-per-row ``Board``."""
+    if hasattr(n, "blocked") and hasattr(n, "n"):  # a cpqueens.Board
+        return n.n, n.n if m is None else m, (*n.blocked, *blocked)
+    return n, n if m is None else m, tuple(blocked)
+
+
+def independence(
+    n: Any,
+    m: int | None = None,
+    blocked: Iterable[Cell] = (),
+    *,
+    toroidal: bool = False,
+    attack: Attack = "queen",
+    knight: bool = False,
+    **options: Any,
+) -> Optimum:
+    """The most pieces no two of which attack each other, on an n x m board or a ``Board``.
+
+    >>> independence(8).value, independence(3, 5, blocked=[(1, 2)]).value
+    (8, 3)
+    """
+    rows, cols, holes = _board(n, m, blocked)
+    model = cells(rows, cols, holes, toroidal=toroidal, attack=attack, knight=knight)
+    return model.maximize(**options)
+
+
+def domination(
+    n: Any,
+    m: int | None = None,
+    blocked: Iterable[Cell] = (),
+    *,
+    independent: bool = False,
+    toroidal: bool = False,
+    attack: Attack = "queen",
+    knight: bool = False,
+    **options: Any,
+) -> Optimum:
+    """The fewest pieces that occupy or attack every free cell (OEIS A075458 for queens).
+
+    ``independent=True``: no two of them attack each other (A075324).
+
+    >>> domination(8).value, domination(8, independent=True).value
+    (5, 5)
+    """
+    rows, cols, holes = _board(n, m, blocked)
+    model = cells(
+        rows,
+        cols,
+        holes,
+        toroidal=toroidal,
+        attack=attack,
+        knight=knight,
+        independent=independent,
+        dominating=True,
+    )
+    return model.minimize(**options)
+
+
+def peaceable(
+    n: Any,
+    m: int | None = None,
+    blocked: Iterable[Cell] = (),
+    *,
+    toroidal: bool = False,
+    attack: Attack = "queen",
+    knight: bool = False,
+    **options: Any,
+) -> Optimum:
+    """The largest k such that k white and k black pieces attack none of the other army.
+
+    OEIS A250000 for queens; queens come back as (row, col, army).
+
+    >>> peaceable(5).value
+    4
+    """
+    rows, cols, holes = _board(n, m, blocked)
+    model = cells(rows, cols, holes, toroidal=toroidal, attack=attack, knight=knight, armies=2)
+    return model.maximize(**options)

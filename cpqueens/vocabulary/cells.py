@@ -1,0 +1,342 @@
+"""Pieces on cells: boards where any number of queens stand, as plain frozen data.
+
+The one-queen-per-row models of :mod:`cpqueens.model` cannot say "as many
+queens as fit" or "the fewest queens that cover the board". Here a solution is
+a set of occupied cells of an m x n board (one set per army), and the problem
+is stated over 0/1 cell variables:
+
+- :class:`CellBoard`: the rows and columns, the blocked cells (no piece may
+  stand there; they do not stop an attack and need not be covered, as in
+  Blocked n-Queens) and the attack relation: queen lines, rook lines (rows
+  and columns only) or king adjacency, optionally toroidal (lines wrap around
+  the edges) and with the knight's moves added. The relation is a tuple of
+  *lines*: sets of cells that pairwise attack each other (a row, a diagonal, a
+  knight's pair); two cells attack each other when they share a line.
+- :class:`CellProblem`: the board, one army or two (peaceable armies of equal
+  size), placed pieces, and which conditions hold: ``independent`` (no piece
+  attacks one of another army; with one army, no two pieces attack each
+  other) and ``dominating`` (every free cell holds a piece or is attacked by
+  one).
+- :func:`symmetries`: the board symmetries (and, for two armies, the colour
+  swap) that map the problem onto itself; solvers break them with lex-leader
+  constraints and count classes under them.
+
+Nothing here imports a solver.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+Cell = tuple[int, int]
+#: A piece: (row, col, army); army 0 when there is one army.
+Piece = tuple[int, int, int]
+Attack = Literal["queen", "rook", "king"]
+ATTACKS: tuple[Attack, ...] = ("queen", "rook", "king")
+KNIGHT_STEPS = ((1, 2), (2, 1), (1, -2), (2, -1))
+KING_STEPS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+#: name -> the map of cell (r, c) on an m x n board (m rows, n columns). The
+#: quarter turns and the two diagonal reflections exist on square boards only.
+TRANSFORMS = {
+    "identity": lambda r, c, m, n: (r, c),
+    "rot90": lambda r, c, m, n: (c, m - 1 - r),
+    "rot180": lambda r, c, m, n: (m - 1 - r, n - 1 - c),
+    "rot270": lambda r, c, m, n: (n - 1 - c, r),
+    "mirror": lambda r, c, m, n: (r, n - 1 - c),
+    "flip": lambda r, c, m, n: (m - 1 - r, c),
+    "diagonal": lambda r, c, m, n: (c, r),
+    "antidiagonal": lambda r, c, m, n: (n - 1 - c, m - 1 - r),
+}
+SQUARE_ONLY = frozenset({"rot90", "rot270", "diagonal", "antidiagonal"})
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _size(value: object, what: str) -> int:
+    if not _is_int(value):
+        raise TypeError(f"{what} must be an int >= 1, got {value!r} ({type(value).__name__})")
+    if int(value) < 1:  # type: ignore[call-overload]
+        raise ValueError(f"{what} must be an int >= 1, got {value}")
+    return int(value)  # type: ignore[call-overload]
+
+
+def _cells(cells: Iterable[object], rows: int, cols: int, what: str) -> tuple[Cell, ...]:
+    """Validated (row, col) pairs on the board, sorted, without repeats."""
+    if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
+        raise TypeError(f"{what}s must be an iterable of (row, col) pairs, got {cells!r}")
+    found = set()
+    for cell in cells:
+        if not isinstance(cell, (tuple, list)) or len(cell) != 2 or not all(map(_is_int, cell)):
+            raise TypeError(f"{what} must be a (row, col) pair of ints, got {cell!r}")
+        row, col = int(cell[0]), int(cell[1])
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise ValueError(
+                f"{what} {(row, col)!r} is off the {rows}x{cols} board: "
+                f"row must be in 0..{rows - 1} and column in 0..{cols - 1}"
+            )
+        found.add((row, col))
+    return tuple(sorted(found))
+
+
+@dataclass(frozen=True)
+class CellBoard:
+    """An m x n board: its blocked cells and which cells attack which.
+
+    >>> len(CellBoard(8, 8).lines)  # 8 rows, 8 columns, 13 + 13 diagonals of 2 cells or more
+    42
+    >>> CellBoard(3, 3).attacks((0, 0), (1, 2))
+    False
+    >>> CellBoard(3, 3, knight=True).attacks((0, 0), (1, 2))
+    True
+    """
+
+    rows: int
+    cols: int
+    blocked: tuple[Cell, ...] = ()
+    attack: Attack = "queen"
+    toroidal: bool = False
+    knight: bool = False
+
+    def __post_init__(self) -> None:
+        """Validate the fields and normalise the blocked cells."""
+        rows, cols = _size(self.rows, "rows"), _size(self.cols, "columns")
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "blocked", _cells(self.blocked, rows, cols, "blocked cell"))
+        if self.attack not in ATTACKS:
+            raise ValueError(f"attack must be one of {', '.join(ATTACKS)}, got {self.attack!r}")
+        for name in ("toroidal", "knight"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """Every cell, row by row."""
+        return tuple((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    @cached_property
+    def free(self) -> tuple[Cell, ...]:
+        """The cells where a piece may stand, row by row."""
+        blocked = set(self.blocked)
+        return tuple(cell for cell in self.cells if cell not in blocked)
+
+    @cached_property
+    def lines(self) -> tuple[tuple[Cell, ...], ...]:
+        """The attack relation as cliques: sorted tuples of >= 2 cells attacking each other."""
+        m, n = self.rows, self.cols
+        found: set[tuple[Cell, ...]] = set()
+
+        def orbits(step: Cell) -> None:
+            """The lines along ``step`` (wrapping if toroidal).
+
+            Row by row, each line is first met at its start (its top, or its
+            left end), so a walk from there along ``step`` covers all of it.
+            """
+            seen: set[Cell] = set()
+            for start in self.cells:
+                if start in seen:
+                    continue
+                line, (r, c) = [], start
+                while (r, c) not in seen and 0 <= r < m and 0 <= c < n:
+                    seen.add((r, c))
+                    line.append((r, c))
+                    r, c = r + step[0], c + step[1]
+                    if self.toroidal:
+                        r, c = r % m, c % n
+                if len(line) >= 2:
+                    found.add(tuple(sorted(line)))
+
+        def pairs(steps: tuple[Cell, ...]) -> None:
+            for r, c in self.cells:
+                for dr, dc in steps:
+                    for sr, sc in ((dr, dc), (-dr, -dc)):
+                        a, b = r + sr, c + sc
+                        if self.toroidal:
+                            a, b = a % m, b % n
+                        if 0 <= a < m and 0 <= b < n and (a, b) != (r, c):
+                            found.add(tuple(sorted(((r, c), (a, b)))))
+
+        if self.attack == "king":
+            pairs(KING_STEPS)
+        else:
+            orbits((0, 1))
+            orbits((1, 0))
+            if self.attack == "queen":
+                orbits((1, 1))
+                orbits((1, -1))
+        if self.knight:
+            pairs(KNIGHT_STEPS)
+        # drop a line that lies inside another (a knight's pair on a toroidal row, say)
+        lines = sorted(found, key=lambda line: (-len(line), line))
+        kept: list[tuple[Cell, ...]] = []
+        for line in lines:
+            cells = set(line)
+            if not any(cells <= set(other) for other in kept):
+                kept.append(line)
+        return tuple(sorted(kept))
+
+    @cached_property
+    def neighbours(self) -> dict[Cell, frozenset[Cell]]:
+        """Each cell's attacked cells (itself excluded)."""
+        found: dict[Cell, set[Cell]] = {cell: set() for cell in self.cells}
+        for line in self.lines:
+            for cell in line:
+                found[cell].update(line)
+        return {cell: frozenset(others - {cell}) for cell, others in found.items()}
+
+    def attacks(self, a: Cell, b: Cell) -> bool:
+        """Whether a piece on ``a`` attacks cell ``b`` (a cell does not attack itself)."""
+        return b in self.neighbours[a]
+
+    def transform(self, name: str, cell: Cell) -> Cell:
+        """Map ``cell`` by the board symmetry ``name``."""
+        return TRANSFORMS[name](cell[0], cell[1], self.rows, self.cols)  # type: ignore[no-any-return]
+
+    @cached_property
+    def symmetries(self) -> tuple[str, ...]:
+        """The board symmetries that keep the blocked cells and the attack relation."""
+        names = [name for name in TRANSFORMS if self.rows == self.cols or name not in SQUARE_ONLY]
+        blocked, lines = set(self.blocked), set(self.lines)
+        return tuple(
+            name
+            for name in names
+            if {self.transform(name, cell) for cell in blocked} == blocked
+            and {tuple(sorted(self.transform(name, c) for c in line)) for line in lines} == lines
+        )
+
+    def describe(self) -> str:
+        """One line naming the board and its attack relation."""
+        moves = {"queen": "queen lines", "rook": "rows and columns", "king": "king steps"}
+        words = [f"{self.rows}x{self.cols} board", moves[self.attack]]
+        if self.toroidal:
+            words.append("wrapping around the edges")
+        if self.knight:
+            words.append("plus knight moves")
+        if self.blocked:
+            words.append(f"{len(self.blocked)} blocked cells")
+        return ", ".join(words)
+
+
+@dataclass(frozen=True)
+class CellProblem:
+    """Pieces on the cells of a board: the conditions every solution meets.
+
+    ``armies`` is 1 or 2 (two armies have the same number of pieces, and no
+    cell holds two pieces). ``independent``: no piece attacks a piece of
+    another army (one army: no two pieces attack each other). ``dominating``:
+    every free cell holds a piece or is attacked by one. ``placed`` pieces are
+    (row, col) pairs of army 0 or (row, col, army) triples. The size of a
+    solution is the number of pieces of one army.
+    """
+
+    board: CellBoard
+    armies: int = 1
+    independent: bool = True
+    dominating: bool = False
+    placed: tuple[Piece, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        """Validate the fields and normalise the placed pieces."""
+        if not isinstance(self.board, CellBoard):
+            raise TypeError(f"board must be a CellBoard, got {self.board!r}")
+        if not _is_int(self.armies) or self.armies not in (1, 2):
+            raise ValueError(f"armies must be 1 or 2, got {self.armies!r}")
+        for name in ("independent", "dominating"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        pieces: set[Piece] = set()
+        if isinstance(self.placed, (str, bytes)) or not isinstance(self.placed, Iterable):
+            raise TypeError(
+                f"placed must be an iterable of (row, col[, army]), got {self.placed!r}"
+            )
+        for piece in self.placed:
+            if not isinstance(piece, (tuple, list)) or len(piece) not in (2, 3):
+                raise TypeError(
+                    f"placed piece must be (row, col) or (row, col, army), got {piece!r}"
+                )
+            army = piece[2] if len(piece) == 3 else 0
+            if not _is_int(army) or not 0 <= army < self.armies:
+                raise ValueError(
+                    f"placed piece {tuple(piece)!r} has army {army!r}; "
+                    f"armies are 0..{int(self.armies) - 1}"
+                )
+            (cell,) = _cells([tuple(piece[:2])], self.board.rows, self.board.cols, "placed piece")
+            pieces.add((*cell, int(army)))
+        object.__setattr__(self, "armies", int(self.armies))
+        object.__setattr__(self, "placed", tuple(sorted(pieces)))
+
+    @cached_property
+    def symmetries(self) -> tuple[tuple[str, bool], ...]:
+        """The group that maps solutions onto solutions: (board symmetry, swap the armies).
+
+        A board symmetry of the board that maps each army's placed pieces onto
+        themselves; with two armies, also each of those followed by the colour
+        swap if it maps the placed pieces of army 0 onto those of army 1 and
+        back. The identity ("identity", False) comes first.
+        """
+        board = self.board
+        found = []
+        for swap in (False, True) if self.armies == 2 else (False,):
+            for name in board.symmetries:
+                image = {
+                    (*board.transform(name, (r, c)), (1 - a) if swap else a)
+                    for r, c, a in self.placed
+                }
+                if image == set(self.placed):
+                    found.append((name, swap))
+        return tuple(found)
+
+    def check(self, pieces: Iterable[Piece]) -> str | None:
+        """Why ``pieces`` is not a solution of any size, or None if it is one."""
+        board, pieces = self.board, set(pieces)
+        cells = [(r, c) for r, c, _ in pieces]
+        if len(set(cells)) != len(cells):
+            return "two pieces share a cell"
+        if blocked := set(cells) & set(board.blocked):
+            return f"a piece stands on blocked cell {min(blocked)}"
+        if missing := set(self.placed) - pieces:
+            return f"placed piece {min(missing)} is missing"
+        sizes = [sum(1 for *_, a in pieces if a == army) for army in range(self.armies)]
+        if len(set(sizes)) > 1:
+            return f"the armies differ in size: {sizes}"
+        if self.independent:
+            for r, c, a in pieces:
+                for r2, c2, a2 in pieces:
+                    if (a != a2 or self.armies == 1) and board.attacks((r, c), (r2, c2)):
+                        return f"the piece on {(r, c)} attacks the piece on {(r2, c2)}"
+        if self.dominating:
+            covered = set(cells).union(*(board.neighbours[cell] for cell in cells))
+            if uncovered := set(board.free) - covered:
+                return f"cell {min(uncovered)} is neither occupied nor attacked"
+        return None
+
+    def describe(self, sense: str | None = None, size: int | None = None) -> str:
+        """The problem as mathematics: variables, constraints, objective, one per line."""
+        board = self.board
+        army = "w[r,c], b[r,c]" if self.armies == 2 else "x[r,c]"
+        out = [f"{board.describe()}; 0/1 variables {army} for each free cell"]
+        count = "sum w" if self.armies == 2 else "sum x"
+        if sense is not None:
+            out.insert(0, f"{sense} {count}")
+        lines = len(board.lines)
+        if self.armies == 2:
+            out.append("w[r,c] + b[r,c] <= 1 for each cell; sum w = sum b")
+            if self.independent:
+                out.append(f"no line of the {lines} holds both a w and a b piece")
+        elif self.independent:
+            out.append(f"sum x <= 1 over each of the {lines} lines")
+        if self.dominating:
+            pieces = "w + b" if self.armies == 2 else "x"
+            out.append(f"{pieces} >= 1 over each free cell and the cells attacking it")
+        if self.placed:
+            out.append(f"placed: {list(self.placed)}")
+        if size is not None:
+            out.append(f"{count} = {size}")
+        return "\n  ".join(out)

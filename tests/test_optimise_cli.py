@@ -1,0 +1,145 @@
+"""``cpqueens optimize``, run as a user does: a subprocess in a folder outside the repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.oracle_cells import Board
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m cpqueens optimize ARGS`` from ``tmp_path``, on this worktree's package."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "cpqueens", "optimize", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_domination_json_has_the_exact_shape(tmp_path):
+    result = run(tmp_path, "domination", "6", "--json", "--count")
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"value", "status", "bound", "queens", "seconds", "count"}
+    assert (answer["value"], answer["status"], answer["bound"], answer["count"]) == (
+        3,
+        "optimal",
+        3,
+        4,
+    )  # A075458(6) = 3, A002564(6) = 4
+    assert Board(6, 6).dominating([tuple(q) for q in answer["queens"]])
+    assert all(len(q) == 2 for q in answer["queens"])
+
+
+def test_independent_domination_and_its_classes(tmp_path):
+    result = run(tmp_path, "independent-domination", "4", "--json", "--count", "--unique")
+    answer = json.loads(result.stdout)
+    oracle = Board(4, 4)
+    sets = oracle.sets(3, independent=True, dominating=True)
+    assert (answer["value"], answer["count"], answer["classes"]) == (
+        3,
+        len(sets),
+        oracle.classes(sets),
+    )
+
+
+def test_peaceable_queens_carry_their_army(tmp_path):
+    answer = json.loads(run(tmp_path, "peaceable", "5", "--json").stdout)
+    assert (answer["value"], answer["status"]) == (4, "optimal")  # A250000(5)
+    assert sorted(q[2] for q in answer["queens"]) == [0] * 4 + [1] * 4
+
+
+def test_independence_on_a_board_file_with_holes(tmp_path):
+    (tmp_path / "grid.txt").write_text(".#..\n....\n..#.\n....\n")
+    result = run(tmp_path, "independence", "--board", "grid.txt", "--count")
+    oracle = Board(4, 4, [(0, 1), (2, 2)])
+    best = max(k for k in range(5) if oracle.sets(k))
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{best} (optimal")
+    assert lines[1] == f"count: {len(oracle.sets(best))}"
+    assert lines[2:] == [row for row in lines[2:] if len(row.split()) == 4] and len(lines) == 6
+    assert "#" in lines[2]
+
+
+def test_toroidal_domination(tmp_path):
+    answer = json.loads(run(tmp_path, "domination", "5", "--toroidal", "--json").stdout)
+    oracle = Board(5, 5, toroidal=True)
+    assert answer["value"] == next(k for k in range(1, 9) if oracle.sets(k, False, True))
+
+
+def test_a_time_limit_reports_feasible_with_its_bound(tmp_path):
+    answer = json.loads(run(tmp_path, "domination", "11", "--time-limit", "3", "--json").stdout)
+    assert answer["status"] == "feasible"
+    assert answer["bound"] <= 5 <= answer["value"]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (("domination", "8", "--time-limit", "-1"), 2, "-1"),
+        (("dominion", "8"), 2, "dominion"),
+        (("domination",), 1, "give the board size N"),
+        (("domination", "0"), 1, "got 0"),
+        (("independence", "--board", "missing.txt"), 1, "missing.txt"),
+    ],
+)
+def test_errors_are_one_line(tmp_path, args, code, words):
+    result = run(tmp_path, *args)
+    assert result.returncode == code
+    assert len(result.stderr.splitlines()) == 1 and words in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("example", "last", "lines"),
+    [
+        ("domination", "6", [" 6      3     4"]),  # A075458(6) = 3, A002564(6) = 4
+        ("peaceable", "5", [" 5   4"]),  # A250000(5) = 4
+    ],
+)
+def test_examples_print_their_oeis_tables(tmp_path, example, last, lines):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / f"{example}.py"), last],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    rows = result.stdout.splitlines()
+    assert len(rows) >= int(last) + 1
+    for line in lines:
+        assert any(row.startswith(line) for row in rows), result.stdout
+
+
+def test_ctrl_c_stops_the_search_at_once(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cpqueens", "optimize", "domination", "13"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    process.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    out, err = process.communicate(timeout=30)
+    assert time.monotonic() - start < 10
+    assert (process.returncode, out, err) == (130, "", "cpqueens: interrupted\n")
