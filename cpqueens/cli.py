@@ -198,7 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_problem_options(count)
     count.add_argument(
-        "--workers", metavar="W", type=workers_count, help="processes (default: every core if it pays)"
+        "--workers",
+        metavar="W",
+        type=workers_count,
+        help="processes (default: every core if it pays)",
     )
     count.add_argument(
         "--scheduler",
