@@ -63,7 +63,9 @@ def blocks(text: str) -> list[Block]:
         if language in ("python", "py"):
             before = next((lines[j] for j in range(k - 1, -1, -1) if lines[j].strip()), "")
             mark = MARK.match(before.strip())
-            found.append(Block(start + 1, "\n".join(lines[start:end]), mark.group(1) if mark else ""))
+            found.append(
+                Block(start + 1, "\n".join(lines[start:end]), mark.group(1) if mark else "")
+            )
         k = end + 1
     return found
 
@@ -123,7 +125,7 @@ def checked(block: Block) -> str:
     return "\n".join(lines)
 
 
-PRELUDE = '''
+PRELUDE = """
 def __docs_same(value, shown):
     if isinstance(shown, (tuple, list)) and shown and shown[-1] is Ellipsis:
         head = tuple(shown[:-1])
@@ -146,7 +148,7 @@ def __docs_raises(where, name, thunk):
             raise AssertionError(f"{where}: raised {error!r}, the page shows {name}") from error
         return
     raise AssertionError(f"{where}: raised nothing, the page shows {name}")
-'''
+"""
 
 
 def script(page: Path, slow: bool = False) -> str:
@@ -166,4 +168,8 @@ def script(page: Path, slow: bool = False) -> str:
 if __name__ == "__main__":  # print the script of one page: python tests/docblocks.py PAGE
     import sys
 
-    print(script(Path(sys.argv[1]), slow=bool(json.loads(sys.argv[2])) if len(sys.argv) > 2 else False))
+    print(
+        script(
+            Path(sys.argv[1]), slow=bool(json.loads(sys.argv[2])) if len(sys.argv) > 2 else False
+        )
+    )
