@@ -147,3 +147,18 @@ def test_the_benchmark_plots_read_the_results_tables():
     rows = make_pictures.table(ROOT / "benchmarks" / "RESULTS-symmetry.md", "n")
     assert [r["n"] for r in rows] == ["14", "15", "16", "17"]
     assert rows[-1]["solutions"] == "95,815,104"  # OEIS A000170, n = 17
+
+
+def test_the_command_line_page_names_every_option_of_every_command():
+    import argparse
+
+    from cpqueens.cli import build_parser
+
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    (commands,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(commands.choices) == {"count", "solve", "exists", "backends"}
+    for name, parser in commands.choices.items():
+        section = page.split(f"## `cpqueens {name}`", 1)[1].split("\n## ", 1)[0]
+        options = [o for a in parser._actions for o in a.option_strings if o != "--help"]
+        missing = [o for o in options if o.startswith("--") and o not in section]
+        assert not missing, f"docs/cli.md, cpqueens {name}: {missing}"
