@@ -33,6 +33,7 @@ def test_the_tour_notebook_runs_and_shows_svg_boards(tmp_path, monkeypatch):
     assert model["data"]["image/svg+xml"].count('class="blocked"') == 2
     assert model["data"]["image/svg+xml"].count('class="queen colour-0"') == 1
     assert "Forbidden" in model["data"]["text/html"]
+    assert model["data"]["text/html"].count('class="blocked"') == 2  # the board in the HTML too
     assert outputs["count"][0]["data"]["text/plain"] == "5"
     assert outputs["solution"][0]["data"]["image/svg+xml"].count('class="queen colour-0"') == 8
     text, picture = outputs["two-colours"]

@@ -38,6 +38,9 @@ def test_model_html_lists_every_constraint():
     assert "q0[0] &lt; q0[4]" in summary
     assert "5x5 board, 1 colour(s)" in summary and "1 blocked cell(s)" in summary
     assert "symmetries: identity</p>" in summary
+    # Notebooks prefer HTML to SVG: the summary carries the board too.
+    assert len(elements(summary, "rect", "square")) == 25
+    assert len(elements(summary, "path", "blocked")) == 1
 
 
 def test_solution_coordinates_are_an_option():

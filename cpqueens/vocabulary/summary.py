@@ -45,11 +45,14 @@ def svg(problem: Problem, size: int | None = None) -> str:
 
 
 def html_summary(problem: Problem) -> str:
-    """The model's constraints as a short HTML summary (what a notebook shows for it).
+    """The model as a notebook shows it: its board (the SVG of ``svg``) beside its constraints.
+
+    Notebooks prefer HTML to SVG, so the summary carries the picture too.
 
     >>> from cpqueens.vocabulary.board import Board
     >>> from cpqueens.vocabulary.problem import Problem
-    >>> print(html_summary(Problem(Board(4))).splitlines()[1])
+    >>> summary = html_summary(Problem(Board(4)))
+    >>> print(next(line for line in summary.splitlines() if line.startswith("<p>")))
     <p><strong>Model</strong>: 4x4 board, 1 colour(s) of 4 queens, 0 blocked cell(s), 0 placed queen(s), 3 constraint(s); symmetries: identity, rot90, rot180, rot270, mirror, flip, diagonal, antidiagonal</p>
     """  # noqa: E501
     n, constraints = problem.n, problem.constraints
@@ -65,7 +68,9 @@ def html_summary(problem: Problem) -> str:
     ]
     return "\n".join(
         [
-            '<div class="cpqueens-model">',
+            '<div class="cpqueens-model" style="display: flex; gap: 1em; align-items: flex-start">',
+            f'<div class="board">{svg(problem, size=min(240, 30 * (n + 1)))}</div>',
+            "<div>",
             f"<p>{head}</p>",
             "<table>",
             "<thead><tr><th>kind</th><th>constraint</th></tr></thead>",
@@ -73,6 +78,7 @@ def html_summary(problem: Problem) -> str:
             *rows,
             "</tbody>",
             "</table>",
+            "</div>",
             "</div>",
         ]
     )
