@@ -11,6 +11,7 @@ asserted). Blocks marked ``<!-- docs-test: slow -->`` run only with
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -162,3 +163,37 @@ def test_the_command_line_page_names_every_option_of_every_command():
         options = [o for a in parser._actions for o in a.option_strings if o != "--help"]
         missing = [o for o in options if o.startswith("--") and o not in section]
         assert not missing, f"docs/cli.md, cpqueens {name}: {missing}"
+
+
+def test_the_command_line_examples_print_what_the_page_shows(tmp_path):
+    """Each ``cpqueens ...  # VALUE ...`` line of docs/cli.md's first block prints VALUE first.
+
+    VALUE is the comment's leading run of numbers (``2 4 6 1 3 5``), or yes/no.
+    """
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    block = page.split("```bash\n", 1)[1].split("```", 1)[0]
+    cases = []
+    for line in block.splitlines():
+        command, _, comment = line.partition("#")
+        shown = re.match(r"\s*(\d+(?: \d+)*|yes|no)\b", comment)
+        if command.startswith("cpqueens ") and shown:
+            cases.append((command.split()[1:], shown.group(1)))
+    assert len(cases) >= 8, cases
+    script = textwrap.dedent(
+        f"""\
+        import contextlib, io, json
+        from cpqueens.cli import main
+        for args, shown in {cases!r}:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                code = main(args)
+            first = out.getvalue().splitlines()[0]
+            assert (code, first) == (0, shown), (args, code, first, shown)
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
