@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cpqueens.backends import capabilities
-from cpqueens.backends.bitmask import compile_plan
 from cpqueens.strategies import class_count
 
 if TYPE_CHECKING:
@@ -70,12 +69,28 @@ def turn_fixed(model: Problem) -> tuple[int, int]:
     ((4, 0), (12, 0))
     """
     n = model.n
-    masks = compile_plan(model).allowed  # per colour; a placed queen's row is its cell alone
+    masks = _row_masks(model)
     if model.colours == 1:
         return class_count.turn_fixed(n, masks[0])
     lists = [half_turn_placements(n, rows) for rows in masks]
     quarter = [[p for p in placements if is_quarter_turn_fixed(p)] for placements in lists]
     return _disjoint_tuples(lists), _disjoint_tuples(quarter)
+
+
+def _row_masks(model: Problem) -> list[list[int]]:
+    """Each colour's allowed columns per row (bit c: column c).
+
+    The free cells, and a placed queen's row its cell alone (a model
+    :func:`fits` has no other constraint).
+    """
+    n = model.n
+    rows = [(1 << n) - 1] * n
+    for row, col in model.board.blocked:
+        rows[row] &= ~(1 << col)
+    first = list(rows)
+    for row, col in model.placed:
+        first[row] &= 1 << col
+    return [first, *([rows] * (model.colours - 1))]
 
 
 def half_turn_placements(n: int, rows: Sequence[int]) -> list[Columns]:

@@ -21,10 +21,17 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from cpqueens.backends import backends, capabilities, check_name, get, known
-from cpqueens.backends.bitmask import line_search
+from cpqueens.backends import (
+    backends,
+    capabilities,
+    check_name,
+    get,
+    is_installed,
+    known,
+    preference,
+)
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
 from cpqueens.vocabulary import verify
@@ -67,6 +74,17 @@ def check_backend(backend: object) -> str:
             f"got {name!r}; first(backend={name!r}) gives the lexicographically first solution"
         )
     return name
+
+
+def _line_search(model: Problem) -> Any:
+    """The compiled line search of the first engine that declares one (``decides``), or None.
+
+    Complete: it proves "none" where the other members stall.
+    """
+    for name in preference():
+        if is_installed(name) and capabilities(name).decides:
+            return get(name).line_search(model)
+    return None
 
 
 def _title(name: str) -> str:
@@ -116,7 +134,7 @@ def _search(
         if model.n <= mrv_search.MAX_N and model.n * model.colours <= DFS_MAX_VARIABLES:
             masks = mrv_search.allowed_masks(model.n, model.colours, model.board.blocked, fixed)
             dfs = mrv_search.Search(model.n, masks)
-        lines = line_search(model)  # exists()'s search: proves "none" where the others stall
+        lines = _line_search(model)  # exists()'s search: proves "none" where the others stall
     member = None
     racer = backend if backend != "auto" else next(iter(_free_searchers(known())), None)
     use_cpsat = racer is not None and (
