@@ -73,6 +73,23 @@ class UsageError(Exception):
     """A command line that names an impossible problem (exit code 1)."""
 
 
+def examples_for(command: str) -> str:
+    """The lines of ``EXAMPLES`` that run ``command``, under their heading (a subcommand's help)."""
+    lines = [line for line in EXAMPLES.splitlines()[1:] if line.startswith(f"  cpqueens {command}")]
+    return "\n".join(["examples:", *lines]) + "\n"
+
+
+def workers_count(text: str) -> int:
+    """Read ``--workers W``: an int >= 1 (the command line has no None)."""
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = 0
+    if workers < 1:
+        raise argparse.ArgumentTypeError(f"workers must be an int >= 1, got {text!r}")
+    return workers
+
+
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr, never the usage block."""
 
@@ -176,12 +193,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=cpqueens.__version__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    shared = {"epilog": EXAMPLES, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    raw = {"formatter_class": argparse.RawDescriptionHelpFormatter}
 
-    count = commands.add_parser("count", help="print the exact number of solutions", **shared)
+    count = commands.add_parser(
+        "count", help="print the exact number of solutions", epilog=examples_for("count"), **raw
+    )
     add_problem_options(count)
     count.add_argument(
-        "--workers", metavar="W", type=int, help="processes (default: every core if it pays)"
+        "--workers",
+        metavar="W",
+        type=workers_count,
+        help="processes (default: every core if it pays)",
     )
     count.add_argument(
         "--scheduler",
@@ -215,7 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     count.set_defaults(run=run_count)
 
-    solve = commands.add_parser("solve", help="print solutions in lexicographic order", **shared)
+    solve = commands.add_parser(
+        "solve", help="print solutions in lexicographic order", epilog=examples_for("solve"), **raw
+    )
     add_problem_options(solve)
     solve.add_argument(
         "--limit", metavar="K", type=int, help="at most K solutions (default all; svg: 1)"
@@ -232,7 +256,10 @@ def build_parser() -> argparse.ArgumentParser:
     solve.set_defaults(run=run_solve)
 
     exists = commands.add_parser(
-        "exists", help="print yes if the problem has a solution, else no", **shared
+        "exists",
+        help="print yes if the problem has a solution, else no",
+        epilog=examples_for("exists"),
+        **raw,
     )
     add_problem_options(exists, unique=False)
     exists.add_argument(
@@ -600,7 +627,10 @@ def _terminate(signum: int, frame: object) -> NoReturn:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "board", "") is None and getattr(args, "n", "") is None:
+        parser.error("give the board size N or a board file with --board")
     if threading_main():
         signal.signal(signal.SIGTERM, _terminate)
     try:

@@ -22,6 +22,7 @@ from cpqueens.strategies.symmetry import leader
 from cpqueens.tasks import count as count_task
 from cpqueens.tasks import decide as decide_task
 from cpqueens.tasks import find as find_task
+from cpqueens.vocabulary import summary
 from cpqueens.vocabulary.board import Board, check_cells, check_size
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.constraints import (
@@ -236,6 +237,14 @@ class Model(Problem):
             found = ", ".join(f"{name}={value}" for name, value in counts.items())
             raise CrossCheckError(f"backends disagree on the count: {found}")
         return next(iter(counts.values()))
+
+    def _repr_svg_(self) -> str:
+        """The board a notebook shows: blocked cells, placed queens by colour, coordinates."""
+        return summary.svg(self)
+
+    def _repr_html_(self) -> str:
+        """The summary a notebook shows: size, colours, symmetries and every constraint."""
+        return summary.html_summary(self)
 
 
 def model(

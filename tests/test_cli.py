@@ -190,11 +190,19 @@ def test_a_missing_solver():
 
 
 def test_help_shows_examples():
-    for args in (["--help"], ["count", "--help"], ["solve", "--help"]):
-        result = run(*args)
-        assert result.returncode == 0
-        assert "examples:\n  cpqueens count 8 " in result.stdout
-        assert "cpqueens solve 8 --format svg --out eight.svg" in result.stdout
+    result = run("--help")
+    assert result.returncode == 0
+    assert "examples:\n  cpqueens count 8 " in result.stdout
+    assert "cpqueens solve 8 --format svg --out eight.svg" in result.stdout
+
+
+@pytest.mark.parametrize("command", ["count", "solve", "exists"])
+def test_subcommand_help_shows_its_own_examples(command):
+    result = run(command, "--help")
+    assert result.returncode == 0
+    examples = result.stdout.split("examples:\n", 1)[1].splitlines()
+    assert examples, result.stdout
+    assert all(line.startswith(f"  cpqueens {command} ") for line in examples), examples
 
 
 def test_console_script_is_declared():
@@ -208,7 +216,7 @@ def test_console_script_is_declared():
         (["count", "0"], "", 1, "cpqueens: error: board size n must be an int >= 1, got 0"),
         (["count", "-3"], "", 1, "cpqueens: error: board size n must be an int >= 1, got -3"),
         (["count", "x"], "", 2, "cpqueens count: error: argument N: invalid int value: 'x'"),
-        (["count"], "", 1, "cpqueens: error: give the board size N or a board file with --board"),
+        (["count"], "", 2, "cpqueens: error: give the board size N or a board file with --board"),
         ([], "", 2, "cpqueens: error: the following arguments are required: COMMAND"),
         (["count", "4", "--colours", "0"], "", 1,
          "cpqueens: error: colours must be an int >= 1, got 0"),
@@ -241,8 +249,10 @@ def test_console_script_is_declared():
         (["count", "4", "--backend", "gurobi"], "", 1,
          "cpqueens: error: unknown backend 'gurobi': "
          "expected one of 'auto', 'cpsat', 'python-constraint', 'bitmask'"),
-        (["count", "4", "--workers", "0", *B], "", 1,
-         "cpqueens: error: workers must be None or an int >= 1, got 0"),
+        (["count", "4", "--workers", "0", *B], "", 2,
+         "cpqueens count: error: argument --workers: workers must be an int >= 1, got '0'"),
+        (["count", "4", "--workers", "two", *B], "", 2,
+         "cpqueens count: error: argument --workers: workers must be an int >= 1, got 'two'"),
         (["solve", "4", "--limit", "-1"], "", 1,
          "cpqueens: error: limit must be None or an int >= 0, got -1"),
         (["solve", "4", "--format", "svg", "--limit", "2"], "", 1,

@@ -215,7 +215,7 @@ def test_cli_exists_bad_input_is_one_line(tmp_path):
         (("exists", "8", "--time-limit", "0"),
          1, "cpqueens: error: time_limit must be None or a number of seconds > 0, got 0.0\n"),
         (("exists", "8", "--unique"), 2, "cpqueens: error: unrecognized arguments: --unique\n"),
-        (("exists",), 1, "cpqueens: error: give the board size N or a board file with --board\n"),
+        (("exists",), 2, "cpqueens: error: give the board size N or a board file with --board\n"),
     ]  # fmt: skip
     for args, code, message in cases:
         result = cli(tmp_path, *args)

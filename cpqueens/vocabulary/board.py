@@ -331,10 +331,17 @@ class Board:
         mask = self.blocked_masks[row]
         return tuple(c for c in range(self.n) if not mask >> c & 1)
 
-    def draw(self, style: Literal["board", "svg"] = "board", *, size: int | None = None) -> str:
+    def draw(
+        self,
+        style: Literal["board", "svg"] = "board",
+        *,
+        size: int | None = None,
+        coordinates: bool = False,
+    ) -> str:
         """The empty board as text ('board': '.' free, '#' blocked) or SVG ('svg').
 
-        ``size`` is the SVG's width in pixels.
+        ``size`` is the SVG's width in pixels; ``coordinates`` numbers its rows
+        and columns (0-based) along the edges.
 
         >>> print(Board(3, ((0, 2),)).draw())
         ..#
@@ -342,7 +349,7 @@ class Board:
         ...
         """
         if drawing.check_style(style, ("board", "svg")) == "svg":
-            return drawing.svg(self, (), size)
+            return drawing.svg(self, (), size, coordinates)
         return drawing.grid(self)
 
     def _repr_svg_(self) -> str:

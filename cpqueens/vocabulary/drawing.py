@@ -35,6 +35,7 @@ class Board(Protocol):
 Queen = tuple[int, int, int]
 
 SQUARE = 45  # the side of one square in SVG user units
+MARGIN = 28  # the strip for the coordinates along the top and left edges
 LIGHT, DARK, BLOCKED_FILL, CROSS = "#f0d9b5", "#b58863", "#8f8f8f", "#5a1a1a"
 #: The fill of each colour's queens: colour 0 black, colour 1 white, then others.
 QUEEN_FILLS = ("#1a1a1a", "#ffffff", "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")
@@ -93,12 +94,16 @@ def json_lists(by_colour: Sequence[Sequence[int]]) -> str:
     return json.dumps([list(columns) for columns in by_colour])
 
 
-def svg(board: Board, queens: Iterable[Queen] = (), size: int | None = None) -> str:
+def svg(
+    board: Board, queens: Iterable[Queen] = (), size: int | None = None, coordinates: bool = False
+) -> str:
     """An SVG chessboard: n*n squares, a cross on each blocked one, a crown per queen.
 
     Squares are ``<rect class="square ...">``, blocked marks ``<path
     class="blocked">``, queens ``<path class="queen colour-K">``. ``size`` is
-    the width in pixels (default: 45 per square, at most 400).
+    the width in pixels (default: 45 per square, at most 400). ``coordinates``
+    writes the 0-based column numbers above the board and the row numbers to
+    its left (``<text class="coordinate">``), as cells are given to the API.
 
     >>> from cpqueens.vocabulary.board import Board
     >>> svg(Board(2)).count('class="square')
@@ -108,11 +113,13 @@ def svg(board: Board, queens: Iterable[Queen] = (), size: int | None = None) -> 
         raise ValueError(f"size must be None or an int >= 1 (pixels), got {size!r}")
     n = board.n
     side = n * SQUARE
-    width = size if size is not None else min(side, 400)
+    margin = MARGIN if coordinates else 0
+    width = size if size is not None else min(side + margin, 400)
     queens = tuple(queens)
     blocked = set(board.blocked)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="{-margin} {-margin} {side + margin} {side + margin}" '
         f'width="{width}" height="{width}">',
         f"<title>{n}x{n} board, {len(blocked)} blocked cell(s), {len(queens)} queen(s)</title>",
     ]
@@ -137,8 +144,27 @@ def svg(board: Board, queens: Iterable[Queen] = (), size: int | None = None) -> 
             f'transform="translate({col * SQUARE} {row * SQUARE})" fill="{fill}" '
             'stroke="#000000" stroke-width="1.5" stroke-linejoin="round"/>'
         )
+    if coordinates:
+        parts.extend(_coordinates(n))
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _coordinates(n: int) -> list[str]:
+    """The 0-based column numbers above a drawn board and the row numbers to its left."""
+    style = 'font-family="sans-serif" font-size="16" fill="#333333" text-anchor="middle"'
+    middle = SQUARE // 2
+    columns = [
+        f'<text class="coordinate column" x="{k * SQUARE + middle}" y="{-MARGIN // 3}" '
+        f"{style}>{k}</text>"
+        for k in range(n)
+    ]
+    rows = [
+        f'<text class="coordinate row" x="{-MARGIN // 2}" y="{k * SQUARE + middle + 6}" '
+        f"{style}>{k}</text>"
+        for k in range(n)
+    ]
+    return columns + rows
 
 
 def check_style(style: object, choices: Sequence[str] = STYLES) -> str:

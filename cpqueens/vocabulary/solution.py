@@ -66,10 +66,13 @@ class Solution:
         """Every queen as (colour, row, col)."""
         return drawing.queens_of(self.by_colour)
 
-    def draw(self, style: Style = "board", *, size: int | None = None) -> str:
+    def draw(
+        self, style: Style = "board", *, size: int | None = None, coordinates: bool = False
+    ) -> str:
         """The solution as text ('board'), 1-based columns ('columns'), SVG ('svg') or JSON.
 
-        ``size`` is the SVG's width in pixels. 'json' is one list of 0-based
+        ``size`` is the SVG's width in pixels; ``coordinates`` numbers its rows
+        and columns (0-based) along the edges. 'json' is one list of 0-based
         columns per colour.
 
         >>> Solution(((1, 3, 5, 0, 2, 4),), Board(6)).draw("columns")
@@ -83,7 +86,7 @@ class Solution:
         if style == "json":
             return drawing.json_lists(self.by_colour)
         if style == "svg":
-            return drawing.svg(self.board, self.cells, size)
+            return drawing.svg(self.board, self.cells, size, coordinates)
         return drawing.grid(self.board, self.cells)
 
     def _repr_svg_(self) -> str:
