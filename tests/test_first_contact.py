@@ -218,6 +218,9 @@ def test_count_json(tmp_path):
         "placed": [],
         "backend": "bitmask",
         "requested_backend": "auto",
+        "path": (
+            "bitmask: subproblems, each by the Python DFS (a small board: over before numba loads)"
+        ),
     }
     result = cli(tmp_path, "count", "6", "--colours", "2", "--backend", "cpsat", "--json")
     report = json.loads(result.stdout)

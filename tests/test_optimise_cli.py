@@ -92,7 +92,7 @@ def test_a_time_limit_reports_feasible_with_its_bound(tmp_path):
     [
         (("domination", "8", "--time-limit", "-1"), 2, "-1"),
         (("dominion", "8"), 2, "dominion"),
-        (("domination",), 1, "give the board size N"),
+        (("domination",), 2, "give the board size N"),
         (("domination", "0"), 1, "got 0"),
         (("independence", "--board", "missing.txt"), 1, "missing.txt"),
     ],
