@@ -32,6 +32,7 @@ from cpqueens.vocabulary.expressions import (
     Operator,
     Truth,
     Var,
+    apply_operator,
     reads,
 )
 
@@ -151,18 +152,8 @@ def table(node: Node, n: int, rows: tuple[Any, ...]) -> Any:
         return np.asarray(table(node.condition, n, rows), dtype=np.int64)
     if isinstance(node, Operator):
         args = [table(arg, n, rows) for arg in node.args]
-        name = node.name
-        if name == "+":
-            return args[0] + args[1]
-        if name == "-":
-            return args[0] - args[1]
-        if name == "neg":
-            return -args[0]
-        if name == "*":
-            return args[0] * args[1]
-        if name == "abs":
-            return np.abs(args[0])
-        return np.mod(args[0], args[1])  # numpy's int mod has Python's sign rule
+        # numpy's int mod has Python's sign rule
+        return apply_operator(node.name, args, absolute=np.abs, modulo=np.mod)
     if isinstance(node, Comparison):
         lhs, rhs = table(node.lhs, n, rows), table(node.rhs, n, rows)
         return {

@@ -28,6 +28,7 @@ from cpqueens.vocabulary.expressions import (
     Operator,
     Truth,
     Var,
+    apply_operator,
     bounds,
 )
 
@@ -112,20 +113,15 @@ def _expression(cp: Any, node: Node, q: Any, n: int, constraints: list[Any]) -> 
             return walk(item.condition)
         if isinstance(item, Operator):
             args = [walk(arg) for arg in item.args]
-            name = item.name
-            if name == "+":
-                return args[0] + args[1]
-            if name == "-":
-                return args[0] - args[1]
-            if name == "neg":
-                return -args[0]
-            if name == "*":
-                return args[0] * args[1]
-            if name == "abs":
-                return cp.abs(args[0]) if not isinstance(args[0], int) else abs(args[0])
-            if isinstance(args[0], int):
-                return args[0] % args[1]
-            return _mod(cp, args[0], bounds(item.args[0], n), args[1], constraints)
+            span = bounds(item.args[0], n) if item.name == "%" else (0, 0)
+            return apply_operator(
+                item.name,
+                args,
+                absolute=lambda v: abs(v) if isinstance(v, int) else cp.abs(v),
+                modulo=lambda v, m: (
+                    v % m if isinstance(v, int) else _mod(cp, v, span, m, constraints)
+                ),
+            )
         if isinstance(item, Comparison):
             lhs, rhs = walk(item.lhs), walk(item.rhs)
             result = {

@@ -29,9 +29,10 @@ q0[0] < q0[7]
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Sequence
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 #: (colour, row): one variable of a model, the column of that colour's queen in that row.
 Variable = tuple[int, int]
@@ -212,6 +213,34 @@ def reads(node: Node) -> tuple[Variable, ...]:
     return tuple(sorted(found))
 
 
+def apply_operator(
+    name: str,
+    args: Sequence[Any],
+    absolute: Callable[[Any], Any] = abs,
+    modulo: Callable[[Any, Any], Any] = operator.mod,
+) -> Any:
+    """An ``Operator`` named ``name`` applied to its evaluated ``args``.
+
+    ``+ - neg *`` are Python's operators, so ints, numpy arrays and solver
+    expressions alike take them; ``abs`` and ``%`` are ``absolute`` and
+    ``modulo``, which each reader may give its own.
+
+    >>> apply_operator("-", [3, 5]), apply_operator("%", [-1, 4])
+    (-2, 3)
+    """
+    if name == "+":
+        return args[0] + args[1]
+    if name == "-":
+        return args[0] - args[1]
+    if name == "neg":
+        return -args[0]
+    if name == "*":
+        return args[0] * args[1]
+    if name == "abs":
+        return absolute(args[0])
+    return modulo(args[0], args[1])
+
+
 def evaluate(node: Node, values: Sequence[Sequence[int]]) -> int | bool:
     """The value of ``node`` with ``values[colour][row]`` for each variable, as Python computes it.
 
@@ -227,19 +256,7 @@ def evaluate(node: Node, values: Sequence[Sequence[int]]) -> int | bool:
     if isinstance(node, Truth):
         return int(bool(evaluate(node.condition, values)))
     if isinstance(node, Operator):
-        args = [evaluate(arg, values) for arg in node.args]
-        name = node.name
-        if name == "+":
-            return args[0] + args[1]
-        if name == "-":
-            return args[0] - args[1]
-        if name == "neg":
-            return -args[0]
-        if name == "*":
-            return args[0] * args[1]
-        if name == "abs":
-            return abs(args[0])
-        return args[0] % args[1]
+        return apply_operator(node.name, [evaluate(arg, values) for arg in node.args])
     if isinstance(node, Comparison):
         lhs, rhs = evaluate(node.lhs, values), evaluate(node.rhs, values)
         return _COMPARE[node.name](lhs, rhs)
