@@ -52,7 +52,11 @@ class Capabilities:
     - ``regions``: the module that states and searches region puzzles (the
       Queens game, Star Battle: ``cpqueens.tasks.puzzles``) for this engine,
       with ``count(puzzle, limit)``, ``solutions(puzzle, limit)`` and
-      ``search(puzzle, limit, keep)``; empty if it has none.
+      ``search(puzzle, limit, keep)``; empty if it has none;
+    - ``cells``: the module that counts cell problems (any number of pieces:
+      ``cpqueens.tasks.optimise``) for this engine, with ``supports(problem,
+      size, unique)`` and ``count(problem, size, unique=, time_limit=)``;
+      empty if it has none.
     """
 
     kernels: bool = False
@@ -62,6 +66,7 @@ class Capabilities:
     free_search: bool = False
     stops: str = "chunks"
     regions: str = ""
+    cells: str = ""
 
 
 class Engine(Protocol):

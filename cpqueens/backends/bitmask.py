@@ -58,6 +58,7 @@ CAPABILITIES = Capabilities(
     decides=True,
     stops="chunks",
     regions="cpqueens.backends.regions_bitmask",
+    cells="cpqueens.backends.cells_bitmask",
 )
 
 

@@ -4,17 +4,27 @@ It translates a :class:`CellProblem` into cell masks for
 :mod:`cpqueens.kernels.cells` and counts the solutions of a given size: an
 independent counter that shares nothing with CP-SAT's statement. Two armies
 and class counts are CP-SAT's alone (``NotSupportedError``).
+
+The kernels run :data:`CHUNK` nodes per call and return: between calls a
+time limit is checked (``IncompleteSearchError``, never a partial count) and
+Ctrl-C raises ``KeyboardInterrupt``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cpqueens.errors import NotSupportedError
 from cpqueens.vocabulary.cells import Cell, CellProblem
+from cpqueens.vocabulary.checks import Deadline, check_time_limit
 
 if TYPE_CHECKING:
     import numpy as np
+
+NAME = "bitmask"
+#: Nodes per kernel call: some 10-50 ms, so a time limit and Ctrl-C hold within that.
+CHUNK = 1 << 20
 
 
 def supports(problem: CellProblem, size: int | None = 0, unique: bool = False) -> bool:
@@ -64,44 +74,80 @@ def _masks(problem: CellProblem, cells: list[Cell] | None = None) -> dict[str, n
     }
 
 
-def count(problem: CellProblem, size: int, **_options: object) -> int:
-    """The exact number of solutions with ``size`` pieces (no time limit: it is short)."""
-    if not supports(problem, size):
+def _run(step: Callable[[int], int], time_limit: float | None) -> None:
+    """Call ``step(CHUNK)`` until the search is exhausted, checking the clock between calls."""
+    from cpqueens.kernels.cells import PAUSED
+
+    clock = None if time_limit is None else Deadline(time_limit)
+    while step(CHUNK) == PAUSED:
+        if clock is not None:
+            clock.check()
+
+
+def count(
+    problem: CellProblem,
+    size: int | None,
+    *,
+    unique: bool = False,
+    time_limit: float | None = None,
+) -> int:
+    """The exact number of solutions with ``size`` pieces; a time limit raises, never a part."""
+    if not supports(problem, size, unique):
         raise NotSupportedError("the compiled cell counter counts one army, of a given size")
+    time_limit = check_time_limit(time_limit)
     from cpqueens.kernels import cells as kernels
 
     placed = [(r, c) for r, c, _ in problem.placed]
     if not _placed_fit(problem):
         return 0
+    assert size is not None
     more = size - len(placed)
     if more < 0:
         return 0
     m = _masks(problem)
     if problem.dominating:
-        return int(
-            kernels.dominating_count(
+        left, cover, counters = kernels.dominating_state(m["avail"], m["covered"], more)
+        _run(
+            lambda budget: kernels.dominating_count(
                 m["closed"],
                 m["attack"],
-                m["avail"],
-                m["covered"],
                 m["target"],
+                left,
+                cover,
+                counters,
                 more,
                 problem.independent,
-            )
+                budget,
+            ),
+            time_limit,
         )
+        return int(counters[1])
+    return _independent(problem, m, more, time_limit)[more]
+
+
+def _independent(
+    problem: CellProblem, m: dict[str, np.ndarray], most: int, time_limit: float | None
+) -> list[int]:
+    """``counts[k]`` for k = 0..most: the sets of k free cells (independent if asked)."""
+    from cpqueens.kernels import cells as kernels
+
     attack = m["attack"] if problem.independent else m["attack"] & 0
-    return int(kernels.independent_counts(attack, m["avail"], more)[more])
+    stack, found, counters = kernels.independent_state(m["avail"], most)
+    _run(
+        lambda budget: kernels.independent_counts(attack, stack, found, counters, budget),
+        time_limit,
+    )
+    return [int(v) for v in found]
 
 
-def counts(problem: CellProblem) -> list[int]:
+def counts(problem: CellProblem, time_limit: float | None = None) -> list[int]:
     """``counts[k]``: the solutions with k pieces, for every k (independent, not dominating)."""
     if not supports(problem) or problem.dominating or not problem.independent:
         raise NotSupportedError("all sizes at once: one army of independent pieces only")
-    from cpqueens.kernels import cells as kernels
-
+    time_limit = check_time_limit(time_limit)
     placed = [(r, c) for r, c, _ in problem.placed]
     if not _placed_fit(problem):
         return [0] * (len(problem.board.cells) + 1)
     m = _masks(problem)
-    found = kernels.independent_counts(m["attack"], m["avail"], len(problem.board.cells))
-    return [0] * len(placed) + [int(v) for v in found[: len(found) - len(placed)]]
+    found = _independent(problem, m, len(problem.board.cells) - len(placed), time_limit)
+    return [0] * len(placed) + found

@@ -78,6 +78,7 @@ CAPABILITIES = Capabilities(
     free_search=True,
     stops="solver",
     regions="cpqueens.backends.regions_cpsat",
+    cells="cpqueens.backends.cells_cpsat",
 )
 
 # How many solutions the solver thread may run ahead of a lazy consumer.

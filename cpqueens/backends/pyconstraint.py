@@ -51,7 +51,11 @@ NAME = "python-constraint"
 MAX_N = 300
 
 #: Splits by the mirror row; a constraint that checks the clock stops its search.
-CAPABILITIES = Capabilities(stops="checks", regions="cpqueens.backends.regions_pyconstraint")
+CAPABILITIES = Capabilities(
+    stops="checks",
+    regions="cpqueens.backends.regions_pyconstraint",
+    cells="cpqueens.backends.cells_pyconstraint",
+)
 
 
 class RowOrderSolver(pc.OptimizedBacktrackingSolver):

@@ -15,16 +15,19 @@ each class of solutions.
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
+from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.errors import IncompleteSearchError
+from cpqueens.backends import capabilities, check_name, choices, is_installed, preference
+from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
 from cpqueens.vocabulary.cells import Attack, Cell, CellBoard, CellProblem, Piece
 
 Status = Literal["optimal", "feasible", "infeasible"]
-CountBackend = Literal["auto", "cpsat", "bitmask"]
+CountBackend = Literal["auto", "cpsat", "bitmask", "python-constraint"]
 #: (value, bound, seconds) of each better solution found.
 Progress = Callable[[int, int, float], None]
 
@@ -91,7 +94,9 @@ class CellModel:
         Options: ``time_limit`` (seconds), ``workers`` (CP-SAT's, default 2),
         ``symmetry`` (lex-leader constraints, default True), ``count`` and
         ``unique`` (also count the optimal solutions, or their classes), and
-        ``progress(value, bound, seconds)`` called on each better solution.
+        ``progress(value, bound, seconds)`` called on each better solution;
+        ``backend`` "python-constraint" steps the size instead, proving each
+        step by exhausting the next (small boards only; "auto" is CP-SAT).
         """
         return _optimise(self.problem, "maximize", **options)
 
@@ -111,38 +116,87 @@ class CellModel:
 
         ``unique`` counts classes under the problem's symmetries (CP-SAT's
         lex-leader). ``backend`` "bitmask" is the compiled counter (one army,
-        a given size); "auto" takes it where it can.
+        a given size), "python-constraint" states the problem in its own
+        constraints (small boards); "auto" takes the fastest that can.
         """
-        from cpqueens.backends import cells_bitmask, cells_cpsat
-
         queens = _size(queens)
-        # the counters, fastest first
-        engines = {"bitmask": cells_bitmask, "cpsat": cells_cpsat}
-        if backend not in (*engines, "auto"):
-            raise ValueError(f"backend must be one of auto, {', '.join(engines)}; got {backend!r}")
-        if backend == "auto":
-            backend = next(  # type: ignore[assignment]
-                name
-                for name, engine in engines.items()
-                if engine.supports(self.problem, queens, unique)
+        engine = _cell_engine(backend, self.problem, queens, unique, "count")
+        return int(engine.count(self.problem, queens, unique=unique, time_limit=time_limit))
+
+    def cross_check(
+        self, queens: int | None = None, *, unique: bool = False, time_limit: float | None = None
+    ) -> int:
+        """Count with every installed engine that can; return the count, or raise if two disagree.
+
+        Raises ``CrossCheckError`` naming each engine's count, and
+        ``NotSupportedError`` when fewer than two engines count the problem.
+        """
+        queens = _size(queens)
+        counts = {
+            name: int(engine.count(self.problem, queens, unique=unique, time_limit=time_limit))
+            for name, engine in _cell_engines(self.problem, queens, unique, "count")
+        }
+        if len(counts) < 2:
+            raise NotSupportedError(
+                f"a cross-check needs two engines; only {', '.join(counts) or 'none'} count this"
             )
-        engine = engines[backend]
-        if not engine.supports(self.problem, queens, unique):
-            raise ValueError(
-                f"backend {backend!r} cannot count this (the compiled counter: one army, "
-                "a given number of queens, no unique)"
-            )
-        return engine.count(self.problem, queens, unique=unique, time_limit=time_limit)
+        if len(set(counts.values())) != 1:
+            found = ", ".join(f"{name}={value}" for name, value in counts.items())
+            raise CrossCheckError(f"the engines disagree on the count: {found}")
+        return next(iter(counts.values()))
 
     def solutions(
-        self, queens: int | None = None, *, unique: bool = False, time_limit: float | None = None
+        self,
+        queens: int | None = None,
+        *,
+        unique: bool = False,
+        backend: CountBackend = "auto",
+        time_limit: float | None = None,
     ) -> Iterator[tuple[Piece, ...]]:
         """Every solution as (row, col, army) triples (one per class if ``unique``)."""
-        from cpqueens.backends import cells_cpsat
-
-        return cells_cpsat.solutions(
-            self.problem, _size(queens), unique=unique, time_limit=time_limit
+        queens = _size(queens)
+        engine = _cell_engine(backend, self.problem, queens, unique, "solutions")
+        return engine.solutions(  # type: ignore[no-any-return]
+            self.problem, queens, unique=unique, time_limit=time_limit
         )
+
+
+def _cell_engines(
+    problem: CellProblem, size: int | None, unique: bool, verb: str
+) -> list[tuple[str, ModuleType]]:
+    """(name, module) of each installed engine whose cell module has ``verb`` for the problem.
+
+    Fastest first, as the registry lists them; each engine declares its cell
+    module in its ``Capabilities``.
+    """
+    found = []
+    for name in preference():
+        if is_installed(name) and capabilities(name).cells:
+            module = importlib.import_module(capabilities(name).cells)
+            if hasattr(module, verb) and module.supports(problem, size, unique):
+                found.append((name, module))
+    return found
+
+
+def _cell_engine(
+    backend: object, problem: CellProblem, size: int | None, unique: bool, verb: str
+) -> ModuleType:
+    """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
+    name = check_name(backend, choices())
+    able = dict(_cell_engines(problem, size, unique, verb))
+    if name == "auto":
+        if not able:
+            raise NotSupportedError(f"no installed engine can {verb} this cell problem")
+        return next(iter(able.values()))
+    if name not in able:
+        module = capabilities(name).cells
+        if not module or not hasattr(importlib.import_module(module), verb):
+            raise NotSupportedError(f"backend {name!r} cannot {verb} cell problems")
+        raise ValueError(
+            f"backend {name!r} cannot {verb} this (the compiled counter: one army, "
+            "a given number of queens, no unique; python-constraint: no unique)"
+        )
+    return able[name]
 
 
 def _size(queens: object) -> int | None:
@@ -163,9 +217,8 @@ def _optimise(
     count: bool = False,
     unique: bool = False,
     progress: Progress | None = None,
+    backend: CountBackend = "auto",
 ) -> Optimum:
-    from cpqueens.backends import cells_cpsat
-
     if time_limit is not None and (
         isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0
     ):
@@ -173,7 +226,8 @@ def _optimise(
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be an int >= 1, got {workers!r}")
     start = time.perf_counter()
-    outcome = cells_cpsat.optimise(
+    engine = _cell_engine(backend, problem, None, False, "optimise")
+    outcome = engine.optimise(
         problem,
         sense,
         time_limit=time_limit,
@@ -184,14 +238,27 @@ def _optimise(
     queens = tuple(piece if problem.armies == 2 else piece[:2] for piece in outcome.pieces)
     result = Optimum(outcome.value, outcome.status, outcome.bound, queens, outcome.seconds)
     if (count or unique) and outcome.status == "optimal":
-        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-        if left is not None and left <= 0:
-            raise IncompleteSearchError(f"the time limit of {time_limit} s ended before counting")
         model = CellModel(problem)
+
+        def counted(wanted: bool, classes: bool) -> int | None:
+            """The count of the optimal solutions (or classes) within the time left."""
+            if not wanted:
+                return None
+            left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+            try:
+                if left is not None and left <= 0:
+                    raise IncompleteSearchError()
+                return model.count(outcome.value, unique=classes, time_limit=left)
+            except IncompleteSearchError:
+                raise IncompleteSearchError(
+                    f"the time limit of {time_limit:g} s ended the count of the optimal solutions "
+                    f"before it was complete (the optimum {outcome.value} is proved)"
+                ) from None
+
         result = replace(
             result,
-            count=model.count(outcome.value, time_limit=left) if count else None,
-            classes=model.count(outcome.value, unique=True, time_limit=left) if unique else None,
+            count=counted(count, False),
+            classes=counted(unique, True),
             seconds=time.perf_counter() - start,
         )
     return result

@@ -1,0 +1,264 @@
+"""python-constraint states a cell problem: one 0/1 variable per free cell and army.
+
+The statement, with python-constraint's own constraints (a comment before each
+block in :func:`build`):
+
+- the variable ``(army, row, col)`` is 1 when a piece of that army stands on
+  the free cell; blocked cells have none, a placed piece's domain is ``[1]``;
+- one army, independent: ``MaxSumConstraint(1)`` over the free cells of each
+  line of the attack relation;
+- two armies: ``MaxSumConstraint(1)`` over a cell's two variables, and, when
+  independent, over ``(0, a)`` and ``(1, b)`` for every two cells a, b that
+  attack each other;
+- dominating: ``MinSumConstraint(1)`` over each free cell and the free cells
+  attacking it, every army;
+- the size: ``ExactSumConstraint(k)`` over each army (or ``MinSumConstraint``
+  / ``MaxSumConstraint`` for a bound); two armies of any size:
+  ``ExactSumConstraint(0)`` with multipliers 1 and -1.
+
+A constraint that checks the clock on every assignment ends a search at its
+time limit (``IncompleteSearchError``, never a partial count) and lets Ctrl-C
+through. No symmetry breaking: class counts are CP-SAT's. :func:`optimise`
+steps the size and proves each step by exhausting the next one: exact, and
+for small boards only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any, Literal
+
+import constraint as pc
+
+from cpqueens.backends.cells_cpsat import Outcome, Progress
+from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
+from cpqueens.vocabulary.cells import CellProblem, Piece
+from cpqueens.vocabulary.checks import Deadline, check_time_limit
+
+NAME = "python-constraint"
+Sense = Literal["maximize", "minimize"]
+
+
+def supports(problem: CellProblem, size: int | None = None, unique: bool = False) -> bool:
+    """python-constraint counts every cell problem, of any or a given size, but not classes."""
+    return not unique
+
+
+class Clock(pc.Constraint):
+    """A constraint that always holds but raises ``IncompleteSearchError`` past a deadline.
+
+    Stated over every variable, it runs (as Python code) on each assignment,
+    so a time limit ends the search within an assignment and Ctrl-C is seen
+    at once.
+    """
+
+    def __init__(self, deadline: Deadline | None) -> None:
+        """Keep the deadline (None: no limit, only Ctrl-C)."""
+        self.deadline = deadline
+
+    def __call__(self, *args: object, **kwargs: object) -> bool:
+        """True, or the deadline's error once it has passed."""
+        if self.deadline is not None:
+            self.deadline.check()
+        return True
+
+
+def build(
+    problem: CellProblem,
+    size: int | None = None,
+    *,
+    at_least: int | None = None,
+    at_most: int | None = None,
+    deadline: Deadline | None = None,
+) -> pc.Problem | None:
+    """The ``constraint.Problem`` of ``problem``; None when it has no variable at all.
+
+    ``size`` fixes the pieces per army, ``at_least`` / ``at_most`` bound them.
+    """
+    board = problem.board
+    free = board.free
+    if not free:
+        return None
+    armies = range(problem.armies)
+    placed = {(army, r, c) for r, c, army in problem.placed}
+    csp = pc.Problem()
+    # x[army, cell] in {0, 1}; a placed piece's is 1.
+    for army in armies:
+        for r, c in free:
+            csp.addVariable((army, r, c), [1] if (army, r, c) in placed else [0, 1])
+    variables = [(army, r, c) for army in armies for r, c in free]
+    lines = [[cell for cell in line if cell not in board.blocked] for line in board.lines]
+    lines = [line for line in lines if len(line) >= 2]
+    if problem.armies == 1:
+        # Independent: at most one piece on each line of the attack relation.
+        if problem.independent:
+            for line in lines:
+                csp.addConstraint(pc.MaxSumConstraint(1), [(0, r, c) for r, c in line])
+    else:
+        # No cell holds two pieces.
+        for r, c in free:
+            csp.addConstraint(pc.MaxSumConstraint(1), [(0, r, c), (1, r, c)])
+        # Peaceable: no piece of army 0 attacks a piece of army 1.
+        if problem.independent:
+            blocked = set(board.blocked)
+            for a in free:
+                for b in sorted(board.neighbours[a] - blocked):
+                    csp.addConstraint(pc.MaxSumConstraint(1), [(0, *a), (1, *b)])
+        # Armies of equal size (any size).
+        if size is None:
+            weights = [1] * len(free) + [-1] * len(free)
+            csp.addConstraint(pc.ExactSumConstraint(0, weights), variables)
+    # Dominating: each free cell is occupied or attacked.
+    if problem.dominating:
+        for cell in free:
+            cover = [cell, *sorted(board.neighbours[cell] - set(board.blocked))]
+            csp.addConstraint(
+                pc.MinSumConstraint(1), [(army, r, c) for army in armies for r, c in cover]
+            )
+    # The size of each army.
+    for army in armies:
+        mine = [(army, r, c) for r, c in free]
+        if size is not None:
+            csp.addConstraint(pc.ExactSumConstraint(size), mine)
+        if at_least is not None:
+            csp.addConstraint(pc.MinSumConstraint(at_least), mine)
+        if at_most is not None:
+            csp.addConstraint(pc.MaxSumConstraint(at_most), mine)
+    csp.addConstraint(Clock(deadline), variables)
+    return csp
+
+
+def _search(
+    problem: CellProblem,
+    size: int | None,
+    at_least: int | None,
+    at_most: int | None,
+    deadline: Deadline | None,
+) -> Iterator[tuple[Piece, ...]]:
+    """Every solution as sorted (row, col, army) triples, in the solver's order."""
+    placed_cells = {(r, c) for r, c, _ in problem.placed}
+    if placed_cells & set(problem.board.blocked):
+        return
+    csp = build(problem, size, at_least=at_least, at_most=at_most, deadline=deadline)
+    if csp is None:  # no free cell: the empty set is the only candidate
+        fits = all(
+            bound is None or ok
+            for bound, ok in ((size, size == 0), (at_least, at_least <= 0), (at_most, True))
+        )
+        if fits and problem.check(()) is None:
+            yield ()
+        return
+    for found in csp.getSolutionIter():
+        pieces = tuple(sorted((r, c, army) for (army, r, c), value in found.items() if value))
+        why = problem.check(pieces)
+        if why is not None:
+            raise InvalidSolutionError(
+                f"internal error: python-constraint returned {pieces}, but {why}"
+            )
+        yield pieces
+
+
+def _clock(time_limit: object) -> Deadline | None:
+    limit = check_time_limit(time_limit)
+    return None if limit is None else Deadline(limit)
+
+
+def solutions(
+    problem: CellProblem,
+    size: int | None = None,
+    *,
+    unique: bool = False,
+    at_least: int | None = None,
+    at_most: int | None = None,
+    time_limit: float | None = None,
+) -> Iterator[tuple[Piece, ...]]:
+    """Every solution (``size`` pieces per army, or between the bounds), lazily.
+
+    Each is a sorted tuple of (row, col, army) triples; the order is the
+    solver's. A time limit that ends the search raises ``IncompleteSearchError``.
+    """
+    if unique:
+        raise NotSupportedError("python-constraint does not break symmetries: no class counts")
+    yield from _search(problem, size, at_least, at_most, _clock(time_limit))
+
+
+def count(
+    problem: CellProblem,
+    size: int | None = None,
+    *,
+    unique: bool = False,
+    at_least: int | None = None,
+    at_most: int | None = None,
+    time_limit: float | None = None,
+) -> int:
+    """The exact number of solutions; a time limit that ends the search raises."""
+    found = solutions(
+        problem, size, unique=unique, at_least=at_least, at_most=at_most, time_limit=time_limit
+    )
+    return sum(1 for _ in found)
+
+
+def optimise(
+    problem: CellProblem,
+    sense: Sense,
+    *,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+    **_options: Any,
+) -> Outcome:
+    """The largest or smallest solution, proved by exhausting the next size: small boards only.
+
+    Minimise: k = 0, 1, ...: the first k with a solution of exactly k pieces
+    per army is the minimum (each smaller k was exhausted: a proved bound).
+    Maximise without domination: removing a piece that was not placed keeps
+    a solution, so the sizes that have solutions are consecutive; k grows
+    from the placed pieces' count until k + 1 has none. Maximise with
+    domination: a solution of at least k + 1 after one of k, until none. A
+    time limit gives the best found, "feasible", with the bound proved so far
+    (a maximum's: the free cells per army).
+    """
+    start = time.perf_counter()
+    deadline = _clock(time_limit)
+    best: tuple[Piece, ...] | None = None
+    free = len(problem.board.free) // problem.armies
+    placed = max(sum(1 for *_, a in problem.placed if a == army) for army in (0, 1))
+    bound = free if sense == "maximize" else placed
+
+    def size(pieces: tuple[Piece, ...]) -> int:
+        return sum(1 for *_, army in pieces if army == 0)
+
+    def report(found: tuple[Piece, ...]) -> None:
+        if progress is not None:
+            progress(size(found), bound, time.perf_counter() - start)
+
+    try:
+        if sense == "minimize":
+            for k in range(placed, free + 1):
+                bound = k
+                best = next(_search(problem, k, None, None, deadline), None)
+                if best is not None:
+                    report(best)
+                    break
+        else:
+            k = placed
+            while True:
+                if problem.dominating:
+                    found = next(_search(problem, None, k, None, deadline), None)
+                else:
+                    found = next(_search(problem, k, None, None, deadline), None)
+                if found is None:
+                    break
+                best, k = found, size(found) + 1
+                report(found)
+    except IncompleteSearchError:
+        if best is None:
+            raise IncompleteSearchError(
+                f"python-constraint found no solution before the time limit of {time_limit} s"
+            ) from None
+        seconds = time.perf_counter() - start
+        return Outcome("feasible", size(best), bound, best, seconds)
+    seconds = time.perf_counter() - start
+    if best is None:
+        return Outcome("infeasible", None, None, (), seconds)
+    return Outcome("optimal", size(best), size(best), best, seconds)
