@@ -89,6 +89,14 @@ class Board:
         maps = self.maps()
         return len({min(tuple(sorted(f(*c) for c in s)) for f in maps) for s in sets})
 
+    def armies(self, size):
+        """The (white, black) placements of ``size`` queens each, none attacking the other army."""
+        total = 0
+        for white in combinations(self.free, size):
+            hit = set(white).union(*(self.hit[a] for a in white))
+            total += comb(len([c for c in self.free if c not in hit]), size)
+        return total
+
     def peaceable(self):
         """(the largest k, the number of (white, black) placements with k each)."""
         best, count = 0, 1

@@ -129,6 +129,32 @@ def build(
     return csp
 
 
+def _may_fit(
+    problem: CellProblem, size: int | None, at_least: int | None, at_most: int | None
+) -> bool:
+    """False when the placed pieces or the sizes rule out every solution before any search.
+
+    python-constraint's preprocessing fails on a domain it empties (placed
+    pieces that attack each other, a size below the placed pieces'), so those
+    cases are answered here.
+    """
+    board, placed = problem.board, problem.placed
+    cells = [(r, c) for r, c, _ in placed]
+    if len(set(cells)) != len(cells) or set(cells) & set(board.blocked):
+        return False
+    if problem.independent and any(
+        (a != b or problem.armies == 1) and board.attacks((r, c), (r2, c2))
+        for r, c, a in placed
+        for r2, c2, b in placed
+    ):
+        return False
+    mine = [sum(1 for *_, a in placed if a == army) for army in range(problem.armies)]
+    most = len(board.free) // problem.armies  # two armies hold as many pieces each
+    low = max(v for v in (size, at_least, 0) if v is not None)
+    high = min(v for v in (size, at_most, most) if v is not None)
+    return max(mine, default=0) <= high and low <= high
+
+
 def _search(
     problem: CellProblem,
     size: int | None,
@@ -137,8 +163,7 @@ def _search(
     deadline: Deadline | None,
 ) -> Iterator[tuple[Piece, ...]]:
     """Every solution as sorted (row, col, army) triples, in the solver's order."""
-    placed_cells = {(r, c) for r, c, _ in problem.placed}
-    if placed_cells & set(problem.board.blocked):
+    if not _may_fit(problem, size, at_least, at_most):
         return
     csp = build(problem, size, at_least=at_least, at_most=at_most, deadline=deadline)
     if csp is None:  # no free cell: the empty set is the only candidate
