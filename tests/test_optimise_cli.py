@@ -143,3 +143,33 @@ def test_ctrl_c_stops_the_search_at_once(tmp_path):
     out, err = process.communicate(timeout=30)
     assert time.monotonic() - start < 10
     assert (process.returncode, out, err) == (130, "", "cpqueens: interrupted\n")
+
+
+def test_a_time_limit_ends_the_count_too_with_one_line(tmp_path):
+    # 13 queens on 13 x 13: proved in well under a second, counted (73,712) in minutes
+    start = time.monotonic()
+    result = run(tmp_path, "independence", "13", "--count", "--time-limit", "5", "--json")
+    assert time.monotonic() - start < 60  # the whole count takes minutes
+    assert (result.returncode, result.stdout) == (1, "")
+    assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("cpqueens: error: the time limit of 5 s ended the count")
+    assert "the optimum 13 is proved" in result.stderr
+
+
+def test_ctrl_c_stops_the_count_of_the_optimal_solutions(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cpqueens", "optimize", "independence", "13", "--count"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(6)  # the optimum is proved in well under a second: the count is running
+    assert process.poll() is None
+    process.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    out, err = process.communicate(timeout=30)
+    assert time.monotonic() - start < 10
+    assert (process.returncode, out, err) == (130, "", "cpqueens: interrupted\n")
