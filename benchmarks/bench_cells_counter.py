@@ -37,11 +37,14 @@ def baseline(commit: str):  # type: ignore[no-untyped-def]
         capture_output=True,
         text=True,
     ).stdout
-    folder = Path(tempfile.mkdtemp())
+    # a fixed path per commit, so that numba's disk cache of it is reused, not grown, run to run
+    folder = Path(tempfile.gettempdir()) / f"cpqueens-bench-cells-{commit}"
+    folder.mkdir(exist_ok=True)
     path = folder / "cells_baseline.py"
     path.write_text(text)
     spec = importlib.util.spec_from_file_location("cells_baseline", path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules["cells_baseline"] = module  # numba's cache finds the module by name
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
 

@@ -162,20 +162,19 @@ class CellModel:
 
 
 def _cell_engines(
-    problem: CellProblem, size: int | None, unique: bool, verb: str
-) -> list[tuple[str, ModuleType]]:
+    problem: CellProblem, size: int | None, unique: bool, verb: str, names: Iterable[str] = ()
+) -> Iterator[tuple[str, ModuleType]]:
     """(name, module) of each installed engine whose cell module has ``verb`` for the problem.
 
-    Fastest first, as the registry lists them; each engine declares its cell
-    module in its ``Capabilities``.
+    Fastest first, as the registry lists them (or those of ``names``); each
+    engine declares its cell module in its ``Capabilities``. Lazy: an engine
+    is imported only when the one before it cannot.
     """
-    found = []
-    for name in preference():
+    for name in names or preference():
         if is_installed(name) and capabilities(name).cells:
             module = importlib.import_module(capabilities(name).cells)
             if hasattr(module, verb) and module.supports(problem, size, unique):
-                found.append((name, module))
-    return found
+                yield name, module
 
 
 def _cell_engine(
@@ -183,20 +182,19 @@ def _cell_engine(
 ) -> ModuleType:
     """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
     name = check_name(backend, choices())
-    able = dict(_cell_engines(problem, size, unique, verb))
     if name == "auto":
-        if not able:
-            raise NotSupportedError(f"no installed engine can {verb} this cell problem")
-        return next(iter(able.values()))
-    if name not in able:
-        module = capabilities(name).cells
-        if not module or not hasattr(importlib.import_module(module), verb):
-            raise NotSupportedError(f"backend {name!r} cannot {verb} cell problems")
-        raise ValueError(
-            f"backend {name!r} cannot {verb} this (the compiled counter: one army, "
-            "a given number of queens, no unique; python-constraint: no unique)"
-        )
-    return able[name]
+        for _, module in _cell_engines(problem, size, unique, verb):
+            return module
+        raise NotSupportedError(f"no installed engine can {verb} this cell problem")
+    for _, module in _cell_engines(problem, size, unique, verb, [name]):
+        return module
+    module_name = capabilities(name).cells
+    if not module_name or not hasattr(importlib.import_module(module_name), verb):
+        raise NotSupportedError(f"backend {name!r} cannot {verb} cell problems")
+    raise ValueError(
+        f"backend {name!r} cannot {verb} this (the compiled counter: one army, "
+        "a given number of queens, no unique; python-constraint: no unique)"
+    )
 
 
 def _size(queens: object) -> int | None:
