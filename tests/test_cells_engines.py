@@ -7,6 +7,7 @@ agree, and a deliberately wrong engine must make it raise.
 
 from __future__ import annotations
 
+import random
 import sys
 import types
 
@@ -214,3 +215,49 @@ def test_cross_check_raises_naming_the_engines_that_disagree(wrong_engine):
     for words in ("bitmask=10", "cpsat=10", "python-constraint=10", "off-by-one=11"):
         assert words in message
     assert model.count(queens=5, backend="off-by-one") == 11  # reached through the registry
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_python_constraint_on_random_boards_agrees_with_the_oracle(seed):
+    rng = random.Random(500 + seed)
+    for _ in range(40):
+        rows, cols = rng.randint(1, 4), rng.randint(1, 4)
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        blocked = rng.sample(cells, rng.randint(0, len(cells) // 3))
+        options = {
+            "attack": rng.choice(["queen", "queen", "rook", "king"]),
+            "toroidal": rng.random() < 0.25,
+            "knight": rng.random() < 0.2,
+        }
+        what = rng.choice(["independence", "domination", "independent domination", "peaceable"])
+        independent, dominating = {
+            "independence": (True, False),
+            "domination": (False, True),
+            "independent domination": (True, True),
+            "peaceable": (True, False),
+        }[what]
+        armies = 2 if what == "peaceable" else 1
+        board = Board(rows, cols, blocked, **options)
+        model = cpqueens.cells(
+            rows,
+            cols,
+            blocked,
+            independent=independent,
+            dominating=dominating,
+            armies=armies,
+            **options,
+        )
+        where = (rows, cols, blocked, options, what)
+        if armies == 2:
+            sizes = [board.armies(k) for k in range(len(board.free) // 2 + 1)]
+        else:
+            every = range(len(board.free) + 1)
+            sizes = [len(board.sets(k, independent, dominating)) for k in every]
+        for k in range(min(len(sizes), 4)):
+            assert model.count(queens=k, backend=PC) == sizes[k], (where, k)
+        if dominating:
+            best = next(k for k, found in enumerate(sizes) if found)
+            assert model.minimize(backend=PC).value == best, where
+        else:
+            best = max(k for k, found in enumerate(sizes) if found)
+            assert model.maximize(backend=PC).value == best, where

@@ -135,8 +135,8 @@ def _may_fit(
     """False when the placed pieces or the sizes rule out every solution before any search.
 
     python-constraint's preprocessing fails on a domain it empties (placed
-    pieces that attack each other, a size below the placed pieces'), so those
-    cases are answered here.
+    pieces that attack each other, a size below the placed pieces'): the
+    common cases are answered here, the rest where :func:`_search` catches it.
     """
     board, placed = problem.board, problem.placed
     cells = [(r, c) for r, c, _ in placed]
@@ -174,7 +174,16 @@ def _search(
         if fits and problem.check(()) is None:
             yield ()
         return
-    for found in csp.getSolutionIter():
+    try:
+        found_all = csp.getSolutionIter()
+    except ValueError as error:
+        # python-constraint 2.9's preprocessing (the sum constraints' bounds) raises on a
+        # domain it has emptied, "min() arg is an empty sequence": no value is left for
+        # some cell, so there is no solution (a 1x1 board dominated by 0 pieces, say).
+        if "empty sequence" not in str(error):
+            raise
+        return
+    for found in found_all:
         pieces = tuple(sorted((r, c, army) for (army, r, c), value in found.items() if value))
         why = problem.check(pieces)
         if why is not None:
