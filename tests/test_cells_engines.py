@@ -185,6 +185,10 @@ def test_the_backend_choice_names_what_cannot_count():
         model.count(queens=2, backend="gecode")  # type: ignore[arg-type]
     with pytest.raises(NotSupportedError, match="two engines"):
         model.cross_check(2, unique=True)  # classes: CP-SAT's alone
+    with pytest.raises(NotSupportedError, match="'bitmask' cannot list the solutions of"):
+        model.solutions(queens=2, backend="bitmask")
+    with pytest.raises(NotSupportedError, match="'bitmask' cannot optimise"):
+        model.maximize(backend="bitmask")
 
 
 @pytest.fixture

@@ -182,17 +182,18 @@ def _cell_engine(
 ) -> ModuleType:
     """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
     name = check_name(backend, choices())
+    doing = {"solutions": "list the solutions of", "optimise": "optimise"}.get(verb, verb)
     if name == "auto":
         for _, module in _cell_engines(problem, size, unique, verb):
             return module
-        raise NotSupportedError(f"no installed engine can {verb} this cell problem")
+        raise NotSupportedError(f"no installed engine can {doing} this cell problem")
     for _, module in _cell_engines(problem, size, unique, verb, [name]):
         return module
     module_name = capabilities(name).cells
     if not module_name or not hasattr(importlib.import_module(module_name), verb):
-        raise NotSupportedError(f"backend {name!r} cannot {verb} cell problems")
+        raise NotSupportedError(f"backend {name!r} cannot {doing} cell problems")
     raise ValueError(
-        f"backend {name!r} cannot {verb} this (the compiled counter: one army, "
+        f"backend {name!r} cannot {doing} this (the compiled counter: one army, "
         "a given number of queens, no unique; python-constraint: no unique)"
     )
 
