@@ -74,11 +74,16 @@ def _masks(problem: CellProblem, cells: list[Cell] | None = None) -> dict[str, n
     }
 
 
-def _run(step: Callable[[int], int], time_limit: float | None) -> None:
+def _clock(time_limit: object) -> Deadline | None:
+    """The deadline of ``time_limit`` (checked), started now; None without a limit."""
+    limit = check_time_limit(time_limit)
+    return None if limit is None else Deadline(limit)
+
+
+def _run(step: Callable[[int], int], clock: Deadline | None) -> None:
     """Call ``step(CHUNK)`` until the search is exhausted, checking the clock between calls."""
     from cpqueens.kernels.cells import PAUSED
 
-    clock = None if time_limit is None else Deadline(time_limit)
     while step(CHUNK) == PAUSED:
         if clock is not None:
             clock.check()
@@ -94,7 +99,7 @@ def count(
     """The exact number of solutions with ``size`` pieces; a time limit raises, never a part."""
     if not supports(problem, size, unique):
         raise NotSupportedError("the compiled cell counter counts one army, of a given size")
-    time_limit = check_time_limit(time_limit)
+    clock = _clock(time_limit)
     from cpqueens.kernels import cells as kernels
 
     placed = [(r, c) for r, c, _ in problem.placed]
@@ -119,14 +124,14 @@ def count(
                 problem.independent,
                 budget,
             ),
-            time_limit,
+            clock,
         )
         return int(counters[1])
-    return _independent(problem, m, more, time_limit)[more]
+    return _independent(problem, m, more, clock)[more]
 
 
 def _independent(
-    problem: CellProblem, m: dict[str, np.ndarray], most: int, time_limit: float | None
+    problem: CellProblem, m: dict[str, np.ndarray], most: int, clock: Deadline | None
 ) -> list[int]:
     """``counts[k]`` for k = 0..most: the sets of k free cells (independent if asked)."""
     from cpqueens.kernels import cells as kernels
@@ -135,7 +140,7 @@ def _independent(
     stack, found, counters = kernels.independent_state(m["avail"], most)
     _run(
         lambda budget: kernels.independent_counts(attack, stack, found, counters, budget),
-        time_limit,
+        clock,
     )
     return [int(v) for v in found]
 
@@ -144,10 +149,10 @@ def counts(problem: CellProblem, time_limit: float | None = None) -> list[int]:
     """``counts[k]``: the solutions with k pieces, for every k (independent, not dominating)."""
     if not supports(problem) or problem.dominating or not problem.independent:
         raise NotSupportedError("all sizes at once: one army of independent pieces only")
-    time_limit = check_time_limit(time_limit)
+    clock = _clock(time_limit)
     placed = [(r, c) for r, c, _ in problem.placed]
     if not _placed_fit(problem):
         return [0] * (len(problem.board.cells) + 1)
     m = _masks(problem)
-    found = _independent(problem, m, len(problem.board.cells) - len(placed), time_limit)
+    found = _independent(problem, m, len(problem.board.cells) - len(placed), clock)
     return [0] * len(placed) + found
