@@ -40,16 +40,22 @@ class CountInterrupted(KeyboardInterrupt):
 
     It is a ``KeyboardInterrupt``, so code that stops on Ctrl-C still does.
     ``done`` of ``total`` subproblems are recorded in ``checkpoint`` (None: no
-    checkpoint was asked for, and nothing is saved).
+    checkpoint was asked for, and nothing is saved). A count that is one search
+    (the compiled cell counter) gives ``detail`` instead: what it had done.
     """
 
-    def __init__(self, done: int, total: int, checkpoint: str | None) -> None:
+    def __init__(
+        self, done: int, total: int, checkpoint: str | None, detail: str | None = None
+    ) -> None:
         super().__init__(done, total, checkpoint)
         self.done = done
         self.total = total
         self.checkpoint = checkpoint
+        self.detail = detail
 
     def __str__(self) -> str:
+        if self.detail is not None:
+            return f"interrupted: {self.detail}"
         if self.checkpoint is None:
             return (
                 f"interrupted after {self.done} of {self.total} subproblems; nothing is saved "

@@ -15,7 +15,12 @@ import pytest
 
 import cpqueens
 from cpqueens.backends import Capabilities, register, unregister
-from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
+from cpqueens.errors import (
+    CountInterrupted,
+    CrossCheckError,
+    IncompleteSearchError,
+    NotSupportedError,
+)
 from tests.oracle_cells import Board
 
 PC = "python-constraint"
@@ -159,6 +164,21 @@ def test_the_compiled_counter_stops_at_its_time_limit_with_no_count():
     dominating = cpqueens.cells(11, independent=False, dominating=True)
     with pytest.raises(IncompleteSearchError):
         dominating.count(queens=6, backend="bitmask", time_limit=0.3)
+
+
+def test_ctrl_c_stops_the_compiled_counter_between_chunks():
+    import _thread
+    import threading
+
+    model = cpqueens.cells(12)
+    assert model.count(queens=2, backend="bitmask") == 7700  # imports and compiles first
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(CountInterrupted) as caught:
+        model.count(queens=12, backend="bitmask")  # many seconds without the interrupt
+    timer.join()
+    assert isinstance(caught.value, KeyboardInterrupt)
+    assert "the compiled count stopped after" in str(caught.value)
 
 
 def test_the_compiled_counter_resumes_across_chunks(monkeypatch):

@@ -156,7 +156,8 @@ def test_a_time_limit_ends_the_count_too_with_one_line(tmp_path):
     assert "the optimum 13 is proved" in result.stderr
 
 
-def test_ctrl_c_stops_the_count_of_the_optimal_solutions(tmp_path):
+@pytest.mark.parametrize(("sent", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_stops_the_count_of_the_optimal_solutions(tmp_path, sent, code):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
         [sys.executable, "-m", "cpqueens", "optimize", "independence", "13", "--count"],
@@ -168,8 +169,10 @@ def test_ctrl_c_stops_the_count_of_the_optimal_solutions(tmp_path):
     )
     time.sleep(6)  # the optimum is proved in well under a second: the count is running
     assert process.poll() is None
-    process.send_signal(signal.SIGINT)
+    process.send_signal(sent)
     start = time.monotonic()
     out, err = process.communicate(timeout=30)
     assert time.monotonic() - start < 10
-    assert (process.returncode, out, err) == (130, "", "cpqueens: interrupted\n")
+    assert (process.returncode, out) == (code, "")
+    assert err.startswith("cpqueens: interrupted: the compiled count stopped after "), err
+    assert err.endswith("nothing is saved, and there is no count\n") and err.count("\n") == 1

@@ -7,7 +7,7 @@ and class counts are CP-SAT's alone (``NotSupportedError``).
 
 The kernels run :data:`CHUNK` nodes per call and return: between calls a
 time limit is checked (``IncompleteSearchError``, never a partial count) and
-Ctrl-C raises ``KeyboardInterrupt``.
+Ctrl-C raises ``CountInterrupted`` (a ``KeyboardInterrupt``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cpqueens.errors import NotSupportedError
+from cpqueens.errors import CountInterrupted, NotSupportedError
 from cpqueens.vocabulary.cells import Cell, CellProblem
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
 
@@ -84,9 +84,20 @@ def _run(step: Callable[[int], int], clock: Deadline | None) -> None:
     """Call ``step(CHUNK)`` until the search is exhausted, checking the clock between calls."""
     from cpqueens.kernels.cells import PAUSED
 
-    while step(CHUNK) == PAUSED:
-        if clock is not None:
-            clock.check()
+    chunks = 0
+    try:
+        while step(CHUNK) == PAUSED:
+            chunks += 1
+            if clock is not None:
+                clock.check()
+    except KeyboardInterrupt as stop:  # Ctrl-C, seen between two chunks (or SIGTERM's)
+        if isinstance(stop, CountInterrupted):
+            raise
+        detail = (
+            f"the compiled count stopped after {chunks} chunks of {CHUNK} nodes; "
+            "nothing is saved, and there is no count"
+        )
+        raise CountInterrupted(0, 1, None, detail) from stop
 
 
 def count(
