@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cpqueens.errors import InvalidSolutionError
 from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
 
 #: (value, bound, seconds) of each better solution found.
@@ -119,27 +120,35 @@ class Result:
     nodes: int
 
 
-def solve(
+def optimise(
     problem: CellProblem,
+    sense: str = "maximize",
     *,
     time_limit: float | None = None,
+    workers: int = 1,
     symmetry: bool = True,
     progress: Progress | None = None,
     slice_seconds: float = 0.2,
 ) -> Result:
     """The largest peaceable armies, proved optimal unless ``time_limit`` ends the search.
 
-    When a limit ends it, ``bound`` is the root's knapsack bound (a true
-    upper bound, usually far from the optimum).
+    The signature of :func:`cpqueens.backends.cells_cpsat.optimise`; the
+    search runs on one core (``workers`` is accepted and unused). When a limit
+    ends it, ``bound`` is the root's knapsack bound (a true upper bound,
+    usually far from the optimum).
     """
     import numpy as np
 
     from cpqueens.kernels import peaceable as kernel
 
-    if not supports(problem):
-        raise ValueError("the line search solves two peaceable armies without placed pieces")
+    if sense != "maximize" or not supports(problem):
+        raise ValueError(
+            "the line search maximises two peaceable armies without placed pieces, "
+            f"got sense {sense!r} and {problem!r}"
+        )
     start = time.perf_counter()
     s = structure(problem)
+    ceiling = root_bound(s)
     cells = {cell: i for i, cell in enumerate(s.cells)}
     nl = len(s.lines)
     through: list[list[int]] = [[] for _ in s.cells]
@@ -198,19 +207,25 @@ def solve(
         if state[2] > best:
             best = int(state[2])
             if progress is not None:
-                progress(best, len(s.cells), time.perf_counter() - start)
+                progress(best, ceiling, time.perf_counter() - start)
         if time_limit is not None and time.perf_counter() - start >= time_limit:
             break
     white, black = armies(s, best_label) if best >= 0 else ([], [])
     value = min(len(white), len(black))
     if value != max(best, 0):
-        raise AssertionError(f"internal error: labels give {value}, the search said {best}")
-    pieces = tuple((r, c, 0) for r, c in white[:value]) + tuple((r, c, 1) for r, c in black[:value])
+        raise InvalidSolutionError(f"internal error: labels give {value}, the search said {best}")
+    if why := problem.check(pieces := _pieces(white, black, value)):
+        raise InvalidSolutionError(f"internal error: the line search returned {pieces}, but {why}")
     seconds = time.perf_counter() - start
     nodes = int(state[3])
     if state[4]:
         return Result("optimal", value, value, pieces, seconds, nodes)
-    return Result("feasible", value, root_bound(s), pieces, seconds, nodes)
+    return Result("feasible", value, ceiling, pieces, seconds, nodes)
+
+
+def _pieces(white: list[Cell], black: list[Cell], value: int) -> tuple[Piece, ...]:
+    """The first ``value`` cells of each army (fewer pieces keep the peace)."""
+    return tuple((r, c, 0) for r, c in white[:value]) + tuple((r, c, 1) for r, c in black[:value])
 
 
 def root_bound(s: Lines) -> int:

@@ -164,7 +164,7 @@ def _optimise(
     unique: bool = False,
     progress: Progress | None = None,
 ) -> Optimum:
-    from cpqueens.backends import cells_cpsat
+    from cpqueens.backends import cells_cpsat, cells_lines
 
     if time_limit is not None and (
         isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0
@@ -173,7 +173,11 @@ def _optimise(
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be an int >= 1, got {workers!r}")
     start = time.perf_counter()
-    outcome = cells_cpsat.optimise(
+    # peaceable armies: the compiled search over line labels (one core), else CP-SAT
+    engine: Any = cells_cpsat
+    if sense == "maximize" and cells_lines.supports(problem):
+        engine = cells_lines
+    outcome = engine.optimise(
         problem,
         sense,
         time_limit=time_limit,
