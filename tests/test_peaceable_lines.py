@@ -51,7 +51,9 @@ def boards(count, seed=24):
 
 
 @pytest.mark.parametrize(("rows", "cols", "blocked", "attack", "toroidal", "knight"), boards(40))
-def test_line_search_agrees_with_the_oracle_and_cp_sat(rows, cols, blocked, attack, toroidal, knight):
+def test_line_search_agrees_with_the_oracle_and_cp_sat(
+    rows, cols, blocked, attack, toroidal, knight
+):
     kinds = {"attack": attack, "toroidal": toroidal, "knight": knight}
     best, _ = Board(rows, cols, blocked, **kinds).peaceable()
     cells = problem(rows, cols, blocked, **kinds)

@@ -1,4 +1,4 @@
-"""Peaceable armies by line labels: the compiled branch-and-bound of :mod:`cpqueens.kernels.peaceable`.
+"""Peaceable armies by line labels: the compiled search of :mod:`cpqueens.kernels.peaceable`.
 
 Two armies where no piece attacks one of the other army, as large as can be
 (``min(|W|, |B|)`` maximised, any attack relation given by lines, blocked
@@ -73,7 +73,7 @@ def structure(problem: CellProblem) -> Lines:
     for i, line in enumerate(lines):
         if len(line) < 2:
             continue
-        for family, cells in zip(families, used):
+        for family, cells in zip(families, used, strict=True):
             if cells.isdisjoint(line):
                 family.append(i)
                 cells.update(line)
@@ -190,9 +190,25 @@ def optimise(
     best_label = np.zeros(nl, dtype=np.int8)
     state = np.array([0, 1, -1, 0, 0], dtype=np.int64)
     arrays = (
-        state, label, killw, killb, pw, pb, counts, depth_line, depth_phase, best_label,
-        line_start, line_cells, cell_lines, fam_start, fam_lines, single_start, single_cells,
-        perms, swaps,
+        state,
+        label,
+        killw,
+        killb,
+        pw,
+        pb,
+        counts,
+        depth_line,
+        depth_phase,
+        best_label,
+        line_start,
+        line_cells,
+        cell_lines,
+        fam_start,
+        fam_lines,
+        single_start,
+        single_cells,
+        perms,
+        swaps,
     )
     budget = 2000
     best = -1

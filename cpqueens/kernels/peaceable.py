@@ -94,7 +94,9 @@ def _unassign(line, label, killw, killb, pw, pb, counts, line_start, line_cells,
 
 
 @kernel()
-def _reach(target, label, killw, killb, pw, pb, fam_start, fam_lines, single_start, single_cells, dp, nxt):
+def _reach(
+    target, label, killw, killb, pw, pb, fam_start, fam_lines, single_start, single_cells, dp, nxt
+):
     """Whether every family's knapsack lets both armies reach ``target`` (see the module)."""
     for f in range(fam_start.shape[0] - 1):
         dp[:] = -1
@@ -202,14 +204,23 @@ def search(
             nodes += 1
             entering = 0
             target = best + 1
-            leaf = True
             cut = counts[0] < target or counts[1] < target
             if not cut:
                 cut = not _leader(label, perms, swaps)
             if not cut:
                 cut = not _reach(
-                    target, label, killw, killb, pw, pb,
-                    fam_start, fam_lines, single_start, single_cells, dp, nxt,
+                    target,
+                    label,
+                    killw,
+                    killb,
+                    pw,
+                    pb,
+                    fam_start,
+                    fam_lines,
+                    single_start,
+                    single_cells,
+                    dp,
+                    nxt,
                 )
             if not cut:
                 # branch on the most contested line: the most cells each army would lose
@@ -222,14 +233,24 @@ def search(
                             score = s
                             choice = line
                 if choice >= 0:
-                    leaf = False
                     # the side that keeps more slack first
                     first = WHITE if counts[1] - pb[choice] >= counts[0] - pw[choice] else BLACK
                     depth_line[depth] = choice
                     depth_phase[depth] = first
                     depth += 1
-                    _assign(choice, first, label, killw, killb, pw, pb, counts,
-                            line_start, line_cells, cell_lines)
+                    _assign(
+                        choice,
+                        first,
+                        label,
+                        killw,
+                        killb,
+                        pw,
+                        pb,
+                        counts,
+                        line_start,
+                        line_cells,
+                        cell_lines,
+                    )
                     entering = 1
                     continue
                 value = min(counts[0], counts[1])
@@ -249,8 +270,19 @@ def search(
         phase = label[line]
         _unassign(line, label, killw, killb, pw, pb, counts, line_start, line_cells, cell_lines)
         if phase == depth_phase[depth - 1]:  # the first side was tried: now the second
-            _assign(line, 1 - phase, label, killw, killb, pw, pb, counts,
-                    line_start, line_cells, cell_lines)
+            _assign(
+                line,
+                1 - phase,
+                label,
+                killw,
+                killb,
+                pw,
+                pb,
+                counts,
+                line_start,
+                line_cells,
+                cell_lines,
+            )
             entering = 1
         else:
             depth -= 1
