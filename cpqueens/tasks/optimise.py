@@ -6,11 +6,13 @@
 problems are one call each: :func:`independence`, :func:`domination` (and
 independent domination), :func:`peaceable`.
 
-An optimum is "optimal" only with CP-SAT's proof; a time limit that ends the
-search first gives the best solution found, "feasible", with the best bound
-(never reported as the optimum). The board's symmetries (and the colour swap
-of two armies) are broken by lex-leader constraints, which keep one member of
-each class of solutions.
+Peaceable armies (two armies, no placed pieces) are maximised by the compiled
+line search of :mod:`cpqueens.backends.cells_lines`; everything else by CP-SAT.
+An optimum is "optimal" only with a proof (CP-SAT's, or the exhausted search
+tree); a time limit that ends the search first gives the best solution found,
+"feasible", with the best bound (never reported as the optimum). The board's
+symmetries (and the colour swap of two armies) are broken by lex-leader
+constraints, which keep one member of each class of solutions.
 """
 
 from __future__ import annotations
