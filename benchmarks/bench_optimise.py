@@ -24,7 +24,9 @@ Writes benchmarks/RESULTS-optimise.md (rows appear as they finish).
 ``--peaceable`` runs only the peaceable table (n = 6..11: the line search,
 the same search without its symmetry breaking, cpqueens' earlier CP-SAT model
 of mutually maximal armies, and the plain model up to ``--plain-max``) and
-rewrites only its section of the results file.
+rewrites only its section of the results file. ``--ablation`` runs the line
+search without its symmetry breaking and/or its knapsack bound (n = 6..10),
+into a section of its own.
 """
 
 from __future__ import annotations
@@ -123,7 +125,7 @@ def peaceable_table(args: argparse.Namespace) -> None:
         "`cpqueens.peaceable(n)` is the compiled line search (one core); "
         "'no symmetry' is the same search without its lex-leader constraints; "
         "'CP-SAT maximal' is cpqueens' earlier model (mutually maximal armies, "
-        "lex-leader on cells); 'plain' is the model of this file's docstring.",
+        "lex-leader on cells); 'plain' is the model of bench_optimise.py's docstring.",
         "",
         "| n | A250000 | cpqueens.peaceable | no symmetry | CP-SAT maximal | plain CP-SAT "
         "| plain / cpqueens |",
@@ -188,6 +190,55 @@ def peaceable_table(args: argparse.Namespace) -> None:
     write()
 
 
+def ablation_table(args: argparse.Namespace) -> None:
+    """The line search without its parts, n = 6..10; rewrites its own section."""
+    begin, end = "<!-- peaceable-ablation: begin -->", "<!-- peaceable-ablation: end -->"
+    out = HERE / "RESULTS-optimise.md"
+    text = out.read_text()
+    if begin not in text:
+        text = text.replace(END, END + "\n\n" + begin + "\n" + end)
+    head, _, rest = text.partition(begin)
+    _, _, tail = rest.partition(end)
+    load = os.getloadavg()
+    lines = [
+        begin,
+        "### The line search without its parts (losers)",
+        "",
+        "Command: `"
+        + " ".join(["python", f"benchmarks/{Path(__file__).name}", *sys.argv[1:]])
+        + "`",
+        "",
+        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, one core each, "
+        f"load average at the start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (shared "
+        f"machine), limit {args.limit:g} s. Nodes in thousands.",
+        "",
+        "| n | full | no symmetry | no knapsack (counts only) | neither |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+
+    def write() -> None:
+        out.write_text(head + "\n".join([*lines, end]) + tail)
+
+    cpqueens.peaceable(4)  # compile (or load) the kernel first
+    for n in range(6, 11):
+        problem = CellProblem(CellBoard(n, n), armies=2)
+        row = [str(n)]
+        for symmetry, knapsack in ((True, True), (False, True), (True, False), (False, False)):
+            start = time.perf_counter()
+            result = cells_lines.optimise(
+                problem, time_limit=args.limit, symmetry=symmetry, knapsack=knapsack
+            )
+            seconds = time.perf_counter() - start
+            if result.status == "optimal":
+                assert result.value == A250000[n - 1], (n, result)
+                row.append(f"{seconds:.2f} s, {result.nodes / 1000:.0f}k")
+            else:
+                row.append(f"> {seconds:.0f} s (bound {result.bound})")
+        lines.append("| " + " | ".join(row) + " |")
+        print(lines[-1], flush=True)
+        write()
+
+
 def main() -> None:
     """Run the side-by-side table and write the results file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -195,11 +246,15 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=300.0, help="seconds per solve")
     parser.add_argument("--large", action="store_true", help="also cpqueens alone on larger n")
     parser.add_argument("--peaceable", action="store_true", help="only the peaceable table")
+    parser.add_argument("--ablation", action="store_true", help="only the line search's ablation")
     parser.add_argument("--plain-max", type=int, default=8, help="largest n for the plain model")
     parser.add_argument("--cpsat-max", type=int, default=8, help="largest n for CP-SAT maximal")
     args = parser.parse_args()
     if args.peaceable:
         peaceable_table(args)
+        return
+    if args.ablation:
+        ablation_table(args)
         return
     out = HERE / "RESULTS-optimise.md"
     lines = [

@@ -129,13 +129,15 @@ def optimise(
     symmetry: bool = True,
     progress: Progress | None = None,
     slice_seconds: float = 0.2,
+    knapsack: bool = True,
 ) -> Result:
     """The largest peaceable armies, proved optimal unless ``time_limit`` ends the search.
 
     The signature of :func:`cpqueens.backends.cells_cpsat.optimise`; the
     search runs on one core (``workers`` is accepted and unused). When a limit
-    ends it, ``bound`` is the root's knapsack bound (a true upper bound,
-    usually far from the optimum).
+    ends it, ``bound`` is the largest knapsack bound of the subtrees left
+    open (or the root's, if smaller): a true upper bound. ``knapsack=False``
+    cuts on the counts of possible cells only (for the benchmarks' ablation).
     """
     import numpy as np
 
@@ -162,11 +164,12 @@ def optimise(
     line_start = np.zeros(nl + 1, dtype=np.int64)
     line_start[1:] = np.cumsum([len(line) for line in s.lines])
     line_cells = np.array([cells[c] for line in s.lines for c in line], dtype=np.int32)
-    fam_start = np.zeros(len(s.families) + 1, dtype=np.int64)
-    fam_start[1:] = np.cumsum([len(f) for f in s.families])
-    fam_lines = np.array([i for f in s.families for i in f], dtype=np.int32)
+    families = s.families if knapsack else ()
+    fam_start = np.zeros(len(families) + 1, dtype=np.int64)
+    fam_start[1:] = np.cumsum([len(f) for f in families])
+    fam_lines = np.array([i for f in families for i in f], dtype=np.int32)
     singles = []
-    for f in s.families:
+    for f in families:
         inside = {cell for i in f for cell in s.lines[i]}
         singles.append([cells[c] for c in s.cells if c not in inside])
     single_start = np.zeros(len(singles) + 1, dtype=np.int64)
@@ -182,8 +185,9 @@ def optimise(
     label = np.full(nl, -1, dtype=np.int8)
     killw = np.zeros(len(s.cells), dtype=np.int32)
     killb = np.zeros(len(s.cells), dtype=np.int32)
-    pw = np.array([len(line) for line in s.lines], dtype=np.int32)
-    pb = pw.copy()
+    lengths = np.array([len(line) for line in s.lines], dtype=np.int32)
+    pw = lengths.copy()
+    pb = lengths.copy()
     counts = np.array([len(s.cells), len(s.cells)], dtype=np.int64)
     depth_line = np.zeros(nl + 1, dtype=np.int32)
     depth_phase = np.zeros(nl + 1, dtype=np.int8)
@@ -236,7 +240,11 @@ def optimise(
     nodes = int(state[3])
     if state[4]:
         return Result("optimal", value, value, pieces, seconds, nodes)
-    return Result("feasible", value, ceiling, pieces, seconds, nodes)
+    open_bound = kernel.open_bound(
+        state, label, depth_line, depth_phase, lengths, line_start, line_cells, cell_lines,
+        fam_start, fam_lines, single_start, single_cells,
+    )  # fmt: skip
+    return Result("feasible", value, min(ceiling, int(open_bound)), pieces, seconds, nodes)
 
 
 def _pieces(white: list[Cell], black: list[Cell], value: int) -> tuple[Piece, ...]:

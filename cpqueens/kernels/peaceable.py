@@ -290,3 +290,113 @@ def search(
     state[1] = entering
     state[2] = best
     state[3] += nodes
+
+
+@kernel()
+def open_bound(
+    state,
+    label,
+    depth_line,
+    depth_phase,
+    lengths,
+    line_start,
+    line_cells,
+    cell_lines,
+    fam_start,
+    fam_lines,
+    single_start,
+    single_cells,
+):
+    """A true upper bound on every labelling the stopped search has not ruled out.
+
+    The open subtrees of a stopped depth-first search are the second sides of
+    the labels still on their first side, and the node being entered. Each
+    is replayed on fresh arrays and bounded by the largest target its
+    knapsacks allow (symmetry ignored: a looser, still true bound); the
+    answer is the largest of these and the best value found.
+    """
+    cells = cell_lines.shape[0]
+    lines = lengths.shape[0]
+    best = state[2]
+    if state[4]:
+        return best
+    fresh = np.full(lines, FREE, dtype=np.int8)
+    killw = np.zeros(cells, dtype=np.int32)
+    killb = np.zeros(cells, dtype=np.int32)
+    pw = lengths.copy()
+    pb = lengths.copy()
+    counts = np.array([cells, cells], dtype=np.int64)
+    dp = np.empty(2 * cells + 2, dtype=np.int64)
+    nxt = np.empty_like(dp)
+    bound = best
+    for d in range(state[0] + 1):
+        if d == state[0]:
+            if not state[1]:  # the node at this depth was done: nothing open below it
+                break
+        else:
+            line = depth_line[d]
+            value = label[line]
+            if value != depth_phase[d]:  # on its second side: the first is done
+                _assign(
+                    line,
+                    value,
+                    fresh,
+                    killw,
+                    killb,
+                    pw,
+                    pb,
+                    counts,
+                    line_start,
+                    line_cells,
+                    cell_lines,
+                )
+                continue
+            _assign(
+                line,
+                1 - value,
+                fresh,
+                killw,
+                killb,
+                pw,
+                pb,
+                counts,
+                line_start,
+                line_cells,
+                cell_lines,
+            )
+        # bound this open subtree: the largest target both armies may reach
+        top = min(counts[0], counts[1])
+        for target in range(top, bound, -1):
+            if _reach(
+                target,
+                fresh,
+                killw,
+                killb,
+                pw,
+                pb,
+                fam_start,
+                fam_lines,
+                single_start,
+                single_cells,
+                dp,
+                nxt,
+            ):
+                bound = target
+                break
+        if d < state[0]:
+            line = depth_line[d]
+            _unassign(line, fresh, killw, killb, pw, pb, counts, line_start, line_cells, cell_lines)
+            _assign(
+                line,
+                label[line],
+                fresh,
+                killw,
+                killb,
+                pw,
+                pb,
+                counts,
+                line_start,
+                line_cells,
+                cell_lines,
+            )
+    return bound
