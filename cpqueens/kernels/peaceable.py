@@ -97,46 +97,73 @@ def _unassign(line, label, killw, killb, pw, pb, counts, line_start, line_cells,
 def _reach(
     target, label, killw, killb, pw, pb, fam_start, fam_lines, single_start, single_cells, dp, nxt
 ):
-    """Whether every family's knapsack lets both armies reach ``target`` (see the module)."""
+    """Whether every family's knapsack lets both armies reach ``target`` (see the module).
+
+    Items without a choice (a labelled line, a line or cell only one army
+    may still use) are summed first; the cells either army may take are
+    ``flex`` units split at the end; only the contested lines go through the
+    table ``dp[w] = the most black for w white`` (w capped at ``target``).
+    ``nxt`` holds the contested lines' (white, black) pairs.
+    """
     for f in range(fam_start.shape[0] - 1):
-        dp[:] = -1
-        dp[0] = 0
-        for k in range(fam_start[f], fam_start[f + 1] + single_start[f + 1] - single_start[f]):
-            if k < fam_start[f + 1]:
-                line = fam_lines[k]
-                a = pw[line]
-                b = pb[line]
-                if label[line] == WHITE:
-                    b = 0
-                elif label[line] == BLACK:
-                    a = 0
+        fa = 0
+        fb = 0
+        flex = 0
+        most_a = 0
+        most_b = 0
+        contested = 0
+        for k in range(fam_start[f], fam_start[f + 1]):
+            line = fam_lines[k]
+            a = pw[line]
+            b = pb[line]
+            if label[line] == WHITE:
+                b = 0
+            elif label[line] == BLACK:
+                a = 0
+            if a > 0 and b > 0:
+                nxt[2 * contested] = a
+                nxt[2 * contested + 1] = b
+                contested += 1
+                most_a += a
+                most_b += b
             else:
-                c = single_cells[single_start[f] + k - fam_start[f + 1]]
-                a = 1 if killw[c] == 0 else 0
-                b = 1 if killb[c] == 0 else 0
-            if a == 0 and b == 0:
-                continue
-            if a == 0 or b == 0:  # no choice: both totals grow (one by 0)
-                for j in range(target, -1, -1):
-                    if dp[j] >= 0:
-                        t = min(j + a, target)
-                        value = dp[j] + b
-                        dp[j] = -1
-                        if value > dp[t]:
-                            dp[t] = value
-                continue
-            for j in range(target + 1):
-                nxt[j] = -1
-            for j in range(target + 1):
+                fa += a
+                fb += b
+        for k in range(single_start[f], single_start[f + 1]):
+            c = single_cells[k]
+            a = 1 if killw[c] == 0 else 0
+            b = 1 if killb[c] == 0 else 0
+            if a > 0 and b > 0:
+                flex += 1
+            else:
+                fa += a
+                fb += b
+        if fa + most_a + flex < target or fb + most_b + flex < target:
+            return False
+        if fa >= target and fb >= target:
+            continue
+        for j in range(target + 1):
+            dp[j] = -1
+        dp[min(fa, target)] = fb
+        for i in range(contested):
+            a = nxt[2 * i]
+            b = nxt[2 * i + 1]
+            # descending j: dp[j] is read before any write to an index >= j lands
+            for j in range(target, -1, -1):
                 if dp[j] >= 0:
                     t = min(j + a, target)
-                    if dp[j] > nxt[t]:
-                        nxt[t] = dp[j]
-                    if dp[j] + b > nxt[j]:
-                        nxt[j] = dp[j] + b
-            for j in range(target + 1):
-                dp[j] = nxt[j]
-        if dp[target] < target:
+                    white = dp[j]  # the line goes white: +a white, +0 black
+                    dp[j] = white + b  # the line goes black: +b black
+                    if t != j and white > dp[t]:
+                        dp[t] = white
+        ok = False
+        for j in range(target + 1):
+            if dp[j] >= 0:
+                t = max(0, target - j)
+                if t <= flex and dp[j] + flex - t >= target:
+                    ok = True
+                    break
+        if not ok:
             return False
     return True
 
@@ -194,7 +221,7 @@ def search(
     """
     lines = label.shape[0]
     dp = np.empty(counts[0] + counts[1] + 2, dtype=np.int64)
-    nxt = np.empty_like(dp)
+    nxt = np.empty(2 * lines + 2, dtype=np.int64)
     depth = state[0]
     entering = state[1]
     best = state[2]
@@ -327,7 +354,7 @@ def open_bound(
     pb = lengths.copy()
     counts = np.array([cells, cells], dtype=np.int64)
     dp = np.empty(2 * cells + 2, dtype=np.int64)
-    nxt = np.empty_like(dp)
+    nxt = np.empty(2 * lines + 2, dtype=np.int64)
     bound = best
     for d in range(state[0] + 1):
         if d == state[0]:
