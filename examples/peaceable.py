@@ -1,8 +1,9 @@
 """Peaceable queens: the most queens of each of two armies with no attack between the armies.
 
-Prints, for n = 1..N (default 10; n = 11 takes about 10 s, 12 about two minutes), the largest m (OEIS A250000) proved
-optimal, the seconds it took and the board of one solution for the last n
-(W and B the armies), checked against OEIS.
+Prints, for n = 1..N (default 10; n = 11 takes a few seconds, 12 under a
+minute), the largest m (OEIS A250000) proved optimal, the seconds it took
+and the board of one solution for the last n (W and B the armies), checked
+against OEIS.
 """
 
 import sys
