@@ -87,3 +87,19 @@ def test_the_line_search_refuses_placed_pieces_and_minimisation():
         cells_lines.optimise(problem(4, 4), "minimize")
     # placed pieces take CP-SAT
     assert cpqueens.cells(4, armies=2, placed=[(0, 0, 0)]).maximize().status == "optimal"
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        {"rows": 6, "cols": 6, "toroidal": True},
+        {"rows": 5, "cols": 7},
+        {"rows": 6, "cols": 6, "attack": "king"},
+        {"rows": 6, "cols": 6, "blocked": ((2, 4), (3, 4), (5, 3), (0, 1), (4, 5))},
+    ],
+)
+def test_line_search_agrees_with_cp_sat_beyond_the_oracle(board):
+    cells = CellProblem(CellBoard(**board), armies=2)
+    ours, theirs = cells_lines.optimise(cells), cells_cpsat.optimise(cells, "maximize")
+    assert (ours.status, theirs.status) == ("optimal", "optimal")
+    assert ours.value == theirs.value
