@@ -20,6 +20,13 @@ counts on 8 x 8 by the compiled counter.
 Writes benchmarks/RESULTS-optimise.md (rows appear as they finish).
 
     python benchmarks/bench_optimise.py [--workers 2] [--limit 300] [--large]
+
+``--peaceable`` runs only the peaceable table (n = 6..11: the line search,
+the same search without its symmetry breaking, cpqueens' earlier CP-SAT model
+of mutually maximal armies, and the plain model up to ``--plain-max``) and
+rewrites only its section of the results file. ``--ablation`` runs the line
+search without its symmetry breaking and/or its knapsack bound (n = 6..10),
+into a section of its own.
 """
 
 from __future__ import annotations
@@ -36,12 +43,13 @@ import ortools
 from ortools.sat.python import cp_model
 
 import cpqueens
-from cpqueens.vocabulary.cells import CellBoard
+from cpqueens.backends import cells_cpsat, cells_lines
+from cpqueens.vocabulary.cells import CellBoard, CellProblem
 
 HERE = Path(__file__).resolve().parent
 A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5]
 A075324 = [1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5]
-A250000 = [0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17]
+A250000 = [0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21]
 EIGHT_BY_EIGHT = [64, 1288, 10320, 34568, 46736, 22708, 3192, 92]
 
 
@@ -91,13 +99,163 @@ def solve_plain(model: cp_model.CpModel, workers: int, limit: float) -> tuple[st
     return solver.status_name(status).lower(), round(solver.objective_value), seconds
 
 
+BEGIN, END = "<!-- peaceable: begin -->", "<!-- peaceable: end -->"
+
+
+def peaceable_table(args: argparse.Namespace) -> None:
+    """Peaceable queens side by side; rewrites the section between BEGIN and END."""
+    out = HERE / "RESULTS-optimise.md"
+    text = out.read_text() if out.exists() else ""
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    load = os.getloadavg()
+    lines = [
+        BEGIN,
+        "## Peaceable queens: the line search",
+        "",
+        "Command: `"
+        + " ".join(["python", f"benchmarks/{Path(__file__).name}", *sys.argv[1:]])
+        + "`",
+        "",
+        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, "
+        f"Python {platform.python_version()}, OR-Tools {ortools.__version__}, "
+        f"{os.cpu_count()} cores shared with other engineers' jobs "
+        f"(load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}), "
+        f"CP-SAT workers {args.workers}, limit {args.limit:g} s per solve, one process. "
+        "`cpqueens.peaceable(n)` is the compiled line search (one core); "
+        "'no symmetry' is the same search without its lex-leader constraints; "
+        "'CP-SAT maximal' is cpqueens' earlier model (mutually maximal armies, "
+        "lex-leader on cells); 'plain' is the model of bench_optimise.py's docstring.",
+        "",
+        "| n | A250000 | cpqueens.peaceable | no symmetry | CP-SAT maximal | plain CP-SAT "
+        "| plain / cpqueens |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+
+    def write() -> None:
+        out.write_text(head + "\n".join([*lines, END]) + tail)
+
+    def timed(solve, *args, **options):  # type: ignore[no-untyped-def]
+        start = time.perf_counter()
+        result = solve(*args, **options)
+        return result, time.perf_counter() - start
+
+    def cell(status: str, value: int, bound: int | None, seconds: float, n: int) -> str:
+        if status == "optimal":
+            assert value == A250000[n - 1], (n, value)
+            return f"{seconds:.2f} s"
+        return f"{seconds:.0f} s {status} ({value}, bound {bound})"
+
+    cpqueens.peaceable(4)  # compile (or load) the kernel first
+    for n in range(6, 12):
+        problem = CellProblem(CellBoard(n, n), armies=2)
+        ours, mine = timed(cpqueens.peaceable, n, time_limit=args.limit)
+        row = [str(n), str(A250000[n - 1]), cell(ours.status, ours.value, ours.bound, mine, n)]
+        bare, seconds = timed(cells_lines.optimise, problem, time_limit=args.limit, symmetry=False)
+        row.append(cell(bare.status, bare.value, bare.bound, seconds, n))
+        if n <= args.cpsat_max:
+            old, seconds = timed(
+                cells_cpsat.optimise,
+                problem,
+                "maximize",
+                time_limit=args.limit,
+                workers=args.workers,
+            )
+            row.append(cell(old.status, old.value, old.bound, seconds, n))
+        else:
+            row.append("not run")
+        ratio = "-"
+        if n <= args.plain_max:
+            solver = cp_model.CpSolver()
+            solver.parameters.num_workers = args.workers
+            solver.parameters.max_time_in_seconds = args.limit
+            model = plain_peaceable(n)
+            start = time.perf_counter()
+            status = solver.status_name(solver.solve(model)).lower()
+            theirs = time.perf_counter() - start
+            bound = int(solver.best_objective_bound + 1e-6)
+            row.append(cell(status, round(solver.objective_value), bound, theirs, n))
+            if ours.status == "optimal":
+                ratio = (
+                    f"{theirs / mine:.0f}x" if status == "optimal" else f">= {theirs / mine:.0f}x"
+                )
+        else:
+            row.append("not run")
+        row.append(ratio)
+        lines.append("| " + " | ".join(row) + " |")
+        print(lines[-1], flush=True)
+        write()
+    load = os.getloadavg()
+    lines += ["", f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}."]
+    write()
+
+
+def ablation_table(args: argparse.Namespace) -> None:
+    """The line search without its parts, n = 6..10; rewrites its own section."""
+    begin, end = "<!-- peaceable-ablation: begin -->", "<!-- peaceable-ablation: end -->"
+    out = HERE / "RESULTS-optimise.md"
+    text = out.read_text()
+    if begin not in text:
+        text = text.replace(END, END + "\n\n" + begin + "\n" + end)
+    head, _, rest = text.partition(begin)
+    _, _, tail = rest.partition(end)
+    load = os.getloadavg()
+    lines = [
+        begin,
+        "### The line search without its parts (losers)",
+        "",
+        "Command: `"
+        + " ".join(["python", f"benchmarks/{Path(__file__).name}", *sys.argv[1:]])
+        + "`",
+        "",
+        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, one core each, "
+        f"load average at the start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (shared "
+        f"machine), limit {args.limit:g} s. Nodes in thousands.",
+        "",
+        "| n | full | no symmetry | no knapsack (counts only) | neither |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+
+    def write() -> None:
+        out.write_text(head + "\n".join([*lines, end]) + tail)
+
+    cpqueens.peaceable(4)  # compile (or load) the kernel first
+    for n in range(6, 11):
+        problem = CellProblem(CellBoard(n, n), armies=2)
+        row = [str(n)]
+        for symmetry, knapsack in ((True, True), (False, True), (True, False), (False, False)):
+            start = time.perf_counter()
+            result = cells_lines.optimise(
+                problem, time_limit=args.limit, symmetry=symmetry, knapsack=knapsack
+            )
+            seconds = time.perf_counter() - start
+            if result.status == "optimal":
+                assert result.value == A250000[n - 1], (n, result)
+                row.append(f"{seconds:.2f} s, {result.nodes / 1000:.0f}k")
+            else:
+                row.append(f"> {seconds:.0f} s (bound {result.bound})")
+        lines.append("| " + " | ".join(row) + " |")
+        print(lines[-1], flush=True)
+        write()
+
+
 def main() -> None:
     """Run the side-by-side table and write the results file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--limit", type=float, default=300.0, help="seconds per solve")
     parser.add_argument("--large", action="store_true", help="also cpqueens alone on larger n")
+    parser.add_argument("--peaceable", action="store_true", help="only the peaceable table")
+    parser.add_argument("--ablation", action="store_true", help="only the line search's ablation")
+    parser.add_argument("--plain-max", type=int, default=8, help="largest n for the plain model")
+    parser.add_argument("--cpsat-max", type=int, default=8, help="largest n for CP-SAT maximal")
     args = parser.parse_args()
+    if args.peaceable:
+        peaceable_table(args)
+        return
+    if args.ablation:
+        ablation_table(args)
+        return
     out = HERE / "RESULTS-optimise.md"
     lines = [
         "# Optimisation: cpqueens against a plain CP-SAT model, side by side",

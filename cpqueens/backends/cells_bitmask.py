@@ -13,7 +13,7 @@ Ctrl-C raises ``CountInterrupted`` (a ``KeyboardInterrupt``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cpqueens.errors import CountInterrupted, NotSupportedError
 from cpqueens.vocabulary.cells import Cell, CellProblem
@@ -167,3 +167,21 @@ def counts(problem: CellProblem, time_limit: float | None = None) -> list[int]:
     m = _masks(problem)
     found = _independent(problem, m, len(problem.board.cells) - len(placed), clock)
     return [0] * len(placed) + found
+
+
+def supports_optimise(problem: CellProblem, sense: str) -> bool:
+    """Whether the compiled engine optimises ``problem``: the largest two peaceable armies."""
+    from cpqueens.backends import cells_lines
+
+    return sense == "maximize" and cells_lines.supports(problem)
+
+
+def optimise(problem: CellProblem, sense: str = "maximize", **options: Any) -> Any:
+    """The largest peaceable armies by the line-label branch-and-bound (:mod:`cells_lines`)."""
+    from cpqueens.backends import cells_lines
+
+    if not supports_optimise(problem, sense):
+        raise NotSupportedError(
+            "the compiled engine optimises two peaceable armies without placed pieces only"
+        )
+    return cells_lines.optimise(problem, sense, **options)

@@ -6,11 +6,13 @@
 problems are one call each: :func:`independence`, :func:`domination` (and
 independent domination), :func:`peaceable`.
 
-An optimum is "optimal" only with CP-SAT's proof; a time limit that ends the
-search first gives the best solution found, "feasible", with the best bound
-(never reported as the optimum). The board's symmetries (and the colour swap
-of two armies) are broken by lex-leader constraints, which keep one member of
-each class of solutions.
+Peaceable armies (two armies, no placed pieces) are maximised by the compiled
+line search of :mod:`cpqueens.backends.cells_lines`; everything else by CP-SAT.
+An optimum is "optimal" only with a proof (CP-SAT's, or the exhausted search
+tree); a time limit that ends the search first gives the best solution found,
+"feasible", with the best bound (never reported as the optimum). The board's
+symmetries (and the colour swap of two armies) are broken by lex-leader
+constraints, which keep one member of each class of solutions.
 """
 
 from __future__ import annotations
@@ -162,40 +164,57 @@ class CellModel:
 
 
 def _cell_engines(
-    problem: CellProblem, size: int | None, unique: bool, verb: str, names: Iterable[str] = ()
+    problem: CellProblem,
+    size: int | None,
+    unique: bool,
+    verb: str,
+    names: Iterable[str] = (),
+    sense: str = "maximize",
 ) -> Iterator[tuple[str, ModuleType]]:
     """(name, module) of each installed engine whose cell module has ``verb`` for the problem.
 
     Fastest first, as the registry lists them (or those of ``names``); each
     engine declares its cell module in its ``Capabilities``. Lazy: an engine
-    is imported only when the one before it cannot.
+    is imported only when the one before it cannot. A module may judge a
+    verb apart (``supports_optimise(problem, sense)``).
     """
     for name in names or preference():
         if is_installed(name) and capabilities(name).cells:
             module = importlib.import_module(capabilities(name).cells)
-            if hasattr(module, verb) and module.supports(problem, size, unique):
+            judge = getattr(module, f"supports_{verb}", None)
+            if not hasattr(module, verb):
+                continue
+            if judge(problem, sense) if judge else module.supports(problem, size, unique):
                 yield name, module
 
 
 def _cell_engine(
-    backend: object, problem: CellProblem, size: int | None, unique: bool, verb: str
+    backend: object,
+    problem: CellProblem,
+    size: int | None,
+    unique: bool,
+    verb: str,
+    sense: str = "maximize",
 ) -> ModuleType:
     """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
     name = check_name(backend, choices())
     doing = {"solutions": "list the solutions of", "optimise": "optimise"}.get(verb, verb)
     if name == "auto":
-        for _, module in _cell_engines(problem, size, unique, verb):
+        for _, module in _cell_engines(problem, size, unique, verb, (), sense):
             return module
         raise NotSupportedError(f"no installed engine can {doing} this cell problem")
-    for _, module in _cell_engines(problem, size, unique, verb, [name]):
+    for _, module in _cell_engines(problem, size, unique, verb, [name], sense):
         return module
     module_name = capabilities(name).cells
     if not module_name or not hasattr(importlib.import_module(module_name), verb):
         raise NotSupportedError(f"backend {name!r} cannot {doing} cell problems")
-    raise ValueError(
-        f"backend {name!r} cannot {doing} this (the compiled counter: one army, "
-        "a given number of queens, no unique; python-constraint: no unique)"
+    limits = (
+        "the compiled engine: two peaceable armies without placed pieces"
+        if verb == "optimise"
+        else "the compiled counter: one army, a given number of queens, no unique; "
+        "python-constraint: no unique"
     )
+    raise ValueError(f"backend {name!r} cannot {doing} this ({limits})")
 
 
 def _size(queens: object) -> int | None:
@@ -225,7 +244,7 @@ def _optimise(
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be an int >= 1, got {workers!r}")
     start = time.perf_counter()
-    engine = _cell_engine(backend, problem, None, False, "optimise")
+    engine = _cell_engine(backend, problem, None, False, "optimise", sense)
     outcome = engine.optimise(
         problem,
         sense,
@@ -363,7 +382,9 @@ def peaceable(
 ) -> Optimum:
     """The largest k such that k white and k black pieces attack none of the other army.
 
-    OEIS A250000 for queens; queens come back as (row, col, army).
+    OEIS A250000 for queens; queens come back as (row, col, army). Proved by
+    the compiled line search on one core (``workers`` is not used there);
+    ``count=True`` counts the optimal armies with CP-SAT.
 
     >>> peaceable(5).value
     4
