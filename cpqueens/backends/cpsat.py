@@ -30,7 +30,9 @@ from cpqueens.vocabulary.constraints import (
     Invariant,
     KnightMoves,
     LexLeader,
+    NoTouch,
     Placed,
+    Regions,
     Toroidal,
     Where,
 )
@@ -60,6 +62,8 @@ SUPPORTS = (
     Invariant,
     Toroidal,
     KnightMoves,
+    Regions,
+    NoTouch,
     Where,
 )
 
@@ -103,8 +107,11 @@ def build(
     symmetric: list[LexLeader | Invariant] = []
     variants: list[Toroidal | KnightMoves] = []
     conditions: list[Where] = []
+    regions: list[Regions | NoTouch] = []
     for constraint in rest:
-        if isinstance(constraint, (Toroidal, KnightMoves)):
+        if isinstance(constraint, (Regions, NoTouch)):
+            regions.append(constraint)
+        elif isinstance(constraint, (Toroidal, KnightMoves)):
             variants.append(constraint)
         elif isinstance(constraint, Where):
             conditions.append(constraint)
@@ -156,6 +163,21 @@ def build(
             for r in range(n - gap):
                 cp.add(row_vars[r + gap] != row_vars[r] + 3 - gap)
                 cp.add(row_vars[r + gap] != row_vars[r] - 3 + gap)
+    # Regions: each row's queen lies in region grid[r][q[r]] (an element constraint, a
+    # function of q), and the n rows' regions differ. No touching: |q[r] - q[r+1]| != 1.
+    for constraint in regions:
+        row_vars = q[constraint.colour]
+        if isinstance(constraint, Regions):
+            region = []
+            for r, var in enumerate(row_vars):
+                target = cp.new_int_var(0, n - 1, f"region{constraint.colour}_{r}")
+                cp.add_element(var, list(constraint.grid[r]), target)
+                region.append(target)
+            cp.add_all_different(region)
+            continue
+        for r in range(n - 1):
+            cp.add(row_vars[r + 1] != row_vars[r] + 1)
+            cp.add(row_vars[r + 1] != row_vars[r] - 1)
     # The user's conditions, stated natively (linear terms, abs, modulo, reified logic).
     translator = _Conditions(cp, q, n)
     for condition in conditions:

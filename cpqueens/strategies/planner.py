@@ -105,7 +105,7 @@ def placed_as_holes(model: Problem) -> Problem:
     >>> placed_as_holes(model(3, placed=[(1, 1)])).board.blocked
     ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
     """
-    if model.colours != 1 or model.extra:
+    if model.colours != 1 or model.extra or not model.diagonals:
         raise ValueError(f"placed queens become holes on a one-colour model only, got {model}")
     n = model.n
     lines = {
@@ -129,6 +129,7 @@ def takes_placed_as_holes(model: Problem, backend: str) -> bool:
         capabilities(backend).kernels
         and bool(model.placed)
         and model.colours == 1
+        and model.diagonals
         and not model.extra
         and len(model.symmetries()) == 8
     )

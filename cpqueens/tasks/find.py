@@ -130,13 +130,14 @@ def _search(
     model: Problem, backend: str, limit: float | None, deadline: float | None
 ) -> Columns | None:
     """The portfolio: a contradiction or a construction at once, else the race."""
-    local = all(isinstance(c, _LOCAL) for c in model.constraints)
+    # the construction and the local searches place queens: rooks go to the solver
+    local = model.diagonals and all(isinstance(c, _LOCAL) for c in model.constraints)
     fixed = _fixed(model)
     if local and _contradiction(model, fixed):
         return None
     # toroidal queens too: (2r + c) mod n solves every n coprime to 6 (the construction's first)
     built_ok = all(isinstance(c, (*_LOCAL, Toroidal)) for c in model.constraints)
-    if backend == "auto" and built_ok and not model.board.blocked and not model.placed:
+    if backend == "auto" and built_ok and model.diagonals and not model.board.blocked and not model.placed:
         kinds = (Disjoint, AllDifferent, Toroidal)
         if model.extra == () or all(isinstance(c, kinds) for c in model.extra):
             built = construct.free_board(model.n, model.colours)
