@@ -8,7 +8,6 @@ symmetries that map the whole statement onto itself, each found here afresh.
 
 from __future__ import annotations
 
-import random
 from itertools import permutations
 
 #: The 8 symmetries of the square, as maps of a cell (r, c) of an n x n board.
@@ -24,7 +23,9 @@ TRANSFORMS = {
 }
 
 
-def solutions(n, regions=None, *, diagonals=True, no_touch=False, blocked=(), placed=(), where=None):
+def solutions(
+    n, regions=None, *, diagonals=True, no_touch=False, blocked=(), placed=(), where=None
+):
     """Every solution as a column tuple, in lexicographic order."""
     blocked = set(blocked)
     found = []
@@ -53,7 +54,7 @@ def _partition(cells_of):
 
 
 def group(n, regions=None, blocked=(), placed=()):
-    """The names of the symmetries mapping the regions (relabelled), holes and placed onto themselves."""
+    """The symmetries mapping the regions (relabelled), holes and placed queens onto themselves."""
     kept = []
     for name, t in TRANSFORMS.items():
         if {t(r, c, n) for r, c in blocked} != set(blocked):
@@ -124,4 +125,4 @@ def symmetric_grid(n, rng, name):
             return grid
 
 
-__all__ = ["classes", "group", "random_grid", "random", "solutions", "symmetric_grid"]
+__all__ = ["classes", "group", "random_grid", "solutions", "symmetric_grid"]

@@ -767,7 +767,7 @@ def regions_grid(plan: Plan) -> tuple[tuple[int, ...], ...] | None:
 def _regions_search(
     plan: Plan, grid: tuple[tuple[int, ...], ...], limit: int | None, keep: int
 ) -> tuple[int, list[tuple[int, ...]]]:
-    """The regions kernel on ``plan``'s masks: the count (up to ``limit``) and ``keep`` solutions."""
+    """The regions kernel on ``plan``'s masks: the count (to ``limit``) and ``keep`` solutions."""
     from cpqueens.backends.regions_bitmask import search_masks
 
     return search_masks(grid, list(plan.allowed[0]), plan.offsets[0] == _QUEEN_LINES, limit, keep)

@@ -136,8 +136,10 @@ def _search(
     if local and _contradiction(model, fixed):
         return None
     # toroidal queens too: (2r + c) mod n solves every n coprime to 6 (the construction's first)
-    built_ok = all(isinstance(c, (*_LOCAL, Toroidal)) for c in model.constraints)
-    if backend == "auto" and built_ok and model.diagonals and not model.board.blocked and not model.placed:
+    built_ok = model.diagonals and all(
+        isinstance(c, (*_LOCAL, Toroidal)) for c in model.constraints
+    )
+    if backend == "auto" and built_ok and not model.board.blocked and not model.placed:
         kinds = (Disjoint, AllDifferent, Toroidal)
         if model.extra == () or all(isinstance(c, kinds) for c in model.extra):
             built = construct.free_board(model.n, model.colours)

@@ -476,9 +476,7 @@ class Regions:
     def conditions(self) -> tuple[CondNode, ...]:
         """The same rule as conditions: ``region(q[a]) != region(q[b])`` for rows a < b."""
         rows = [Element(row, Var(self.colour, r)) for r, row in enumerate(self.grid)]
-        return tuple(
-            Comparison("!=", a, b) for i, a in enumerate(rows) for b in rows[i + 1 :]
-        )
+        return tuple(Comparison("!=", a, b) for i, a in enumerate(rows) for b in rows[i + 1 :])
 
     def __str__(self) -> str:
         text = "/".join("".join(_REGION_SYMBOLS[g] for g in row) for row in self.grid)
