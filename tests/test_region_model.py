@@ -194,7 +194,7 @@ def test_the_model_of_a_puzzle_agrees_with_the_puzzle(puzzle):
 def test_the_compiled_regions_kernel_answers_one_colour():
     puzzle = puzzles()[0]
     m = cpqueens.model(puzzle)
-    assert m.engine(path=True) == "bitmask: subproblems, each by the compiled regions kernel"
+    assert m.engine(path=True) == "bitmask: one search, by the compiled regions kernel"
     plan = bitmask.compile_plan(m)
     assert bitmask.regions_grid(plan) == puzzle.regions
     assert bitmask.count(m) == 1 and bitmask.decides(m)

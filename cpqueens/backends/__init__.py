@@ -52,7 +52,10 @@ class Capabilities:
     - ``regions``: the module that states and searches region puzzles (the
       Queens game, Star Battle: ``cpqueens.tasks.puzzles``) for this engine,
       with ``count(puzzle, limit)``, ``solutions(puzzle, limit)`` and
-      ``search(puzzle, limit, keep)``; empty if it has none.
+      ``search(puzzle, limit, keep)``; empty if it has none;
+    - ``whole``: it says model by model (``counts_whole(model)``) when one
+      search of the whole model counts it faster than any split (the
+      planner's ``whole.Whole`` strategy).
     """
 
     kernels: bool = False
@@ -62,6 +65,7 @@ class Capabilities:
     free_search: bool = False
     stops: str = "chunks"
     regions: str = ""
+    whole: bool = False
 
 
 class Engine(Protocol):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cpqueens.backends import Capabilities, bitmask_search
 from cpqueens.backends.translate import unsupported
@@ -62,6 +62,7 @@ CAPABILITIES = Capabilities(
     decides=True,
     stops="chunks",
     regions="cpqueens.backends.regions_bitmask",
+    whole=True,
 )
 
 
@@ -80,8 +81,9 @@ class Plan:
     # Conditions reading two or more variables, by their last (colour, row): checked
     # as soon as that row's queen is placed. One-variable conditions are in ``allowed``.
     checks: tuple[tuple[tuple[int, int], CondNode], ...] = ()
-    # Regions and NoTouch: also lowered into ``checks`` (exact on every path), kept here
-    # so that a one-colour model of them alone runs the compiled regions kernel.
+    # Regions and NoTouch. A plan the compiled regions kernel answers (``regions_grid``)
+    # holds them here alone; any other has them lowered into ``checks`` too (``lowered``),
+    # so that every other path checks them as conditions.
     rules: tuple[Regions | NoTouch, ...] = ()
     # How many of ``checks`` are the user's conditions (the rest are the rules').
     user_checks: int = 0
@@ -106,7 +108,7 @@ class Plan:
     @property
     def plain(self) -> bool:
         """Whether the plan is queens' lines and masks only (what the native kernels count)."""
-        return not (self.symmetric or self.toroidal or self.knight or self.checks)
+        return not (self.symmetric or self.toroidal or self.knight or self.checks or self.rules)
 
 
 def compile_plan(model) -> Plan:
@@ -172,10 +174,6 @@ def compile_plan(model) -> Plan:
                 allowed[0] = [0] * n  # a condition on no variable that is false: no solution
         else:
             raise unsupported(NAME, constraint)
-    user_checks = len(checks)
-    for rule in rules:  # each rule as conditions on two rows, checked at the later row
-        lowered = rule.conditions() if isinstance(rule, Regions) else rule.conditions(n)
-        checks.extend((reads(condition)[-1], condition) for condition in lowered)
     for colour, row, col in placed:
         masks = allowed[colour]
         masks[row] &= 1 << col
@@ -190,7 +188,7 @@ def compile_plan(model) -> Plan:
                 for offset, target in lines.items():
                     if offset in offsets[colour] and 0 <= target < n:
                         masks[other] &= ~(1 << target)
-    return Plan(
+    plan = Plan(
         n,
         tuple(tuple(masks) for masks in allowed),
         tuple(frozenset(o) for o in offsets),
@@ -200,8 +198,24 @@ def compile_plan(model) -> Plan:
         frozenset(knight),
         tuple(checks),
         tuple(rules),
-        user_checks,
+        len(checks),
     )
+    return lowered(plan) if rules and regions_grid(plan) is None else plan
+
+
+def lowered(plan: Plan) -> Plan:
+    """``plan`` with its ``Regions`` and ``NoTouch`` rules among the checks, as conditions.
+
+    Each rule becomes conditions on two rows (``Regions.conditions``,
+    ``NoTouch.conditions``), checked once the later row's queen is placed.
+    """
+    if len(plan.checks) > plan.user_checks or not plan.rules:
+        return plan  # lowered already, or nothing to lower
+    checks = list(plan.checks)
+    for rule in plan.rules:
+        found = rule.conditions() if isinstance(rule, Regions) else rule.conditions(plan.n)
+        checks.extend((reads(condition)[-1], condition) for condition in found)
+    return replace(plan, checks=tuple(checks))
 
 
 def _near(n: int, col: int, distance: int) -> int:
@@ -786,7 +800,16 @@ def _regions_solutions(
     if deadline is not None:
         deadline.check()
     if total > REGIONS_LIST_LIMIT:
-        yield from _nested(plan, (), deadline)
+        yield from _nested(lowered(plan), (), deadline)
         return
     for columns in _regions_search(plan, grid, total, total)[1]:
         yield (columns,)
+
+
+def counts_whole(model) -> bool:
+    """Whether one search counts ``model`` best: the compiled regions kernel answers it."""
+    if model.colours != 1 or model.n > REGIONS_MAX_N:
+        return False  # asked of every model: the plan is built only for a candidate
+    if not any(isinstance(constraint, Regions) for constraint in model.constraints):
+        return False
+    return regions_grid(compile_plan(model)) is not None

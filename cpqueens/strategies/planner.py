@@ -31,6 +31,7 @@ from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.class_count import ClassKernels
 from cpqueens.strategies.hole_sums import HoleSums
 from cpqueens.strategies.symmetry import Subproblems
+from cpqueens.strategies.whole import Whole
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
@@ -40,7 +41,7 @@ BackendName = Literal["auto", "cpsat", "python-constraint", "bitmask"]
 AUTO = "auto"
 
 #: The ways to count, in the order the planner tries them; the last fits every model.
-STRATEGIES: tuple[Strategy, ...] = (ClassKernels(), HoleSums(), Subproblems())
+STRATEGIES: tuple[Strategy, ...] = (ClassKernels(), HoleSums(), Whole(), Subproblems())
 
 #: A local pool has at most this many worker processes per core.
 MAX_WORKERS_PER_CORE = 4
