@@ -269,3 +269,33 @@ def test_checkpoints_tell_rooks_from_queens(tmp_path):
     assert cpqueens.model(6, diagonals=False).count("cpsat", checkpoint=path) == 720
     with pytest.raises(cpqueens.CheckpointError):
         cpqueens.model(6).count("cpsat", checkpoint=path)
+
+
+def test_rooks_decide_and_find():
+    # 3 queens have no solution; 3 rooks have 3!: nothing of the queens' searches may answer
+    rooks = cpqueens.model(3, diagonals=False)
+    assert not cpqueens.model(3).exists() and rooks.exists()
+    assert rooks.first().columns == (0, 1, 2)
+    assert rooks.find() is not None and rooks.find("cpsat") is not None
+    full = cpqueens.model(5, [(r, c) for r in range(5) for c in range(5) if c > r + 1])
+    assert full.count() == 0  # a lower-triangle board holds no 5 queens
+    triangle = cpqueens.model(5, full.board.blocked, diagonals=False)
+    expected = oracle.solutions(5, diagonals=False, blocked=full.board.blocked)
+    assert triangle.count() == len(expected) == 16
+    found = triangle.find()
+    assert found is not None and found.columns in expected
+
+
+def test_export_states_the_rules():
+    cpmpy = pytest.importorskip("cpmpy")
+    assert cpmpy is not None
+    m = cpqueens.model(puzzles()[0])
+    exported, _ = m.to_cpmpy()
+    assert exported.solveAll() == m.count() == 1
+    rooks = cpqueens.model(5, diagonals=False, regions=puzzles()[0].regions)
+    exported, _ = rooks.to_cpmpy()
+    assert (
+        exported.solveAll()
+        == rooks.count()
+        == len(oracle.solutions(5, puzzles()[0].regions, diagonals=False))
+    )

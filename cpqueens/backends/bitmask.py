@@ -587,7 +587,8 @@ def describe(model) -> str:
             return "the Python DFS (a small board: over before numba loads)"
         return (
             "the Python DFS (conditions on two rows or more of a model the compiled "
-            "conditions kernel does not take: several colours, a variant or over 64 columns)"
+            "conditions kernel does not take: several colours, no diagonals, a variant or "
+            "over 64 columns)"
         )
     if plan.symmetric:
         return "the Python DFS (each solution checked against its images)"
