@@ -39,7 +39,15 @@ from cpqueens.strategies import construct
 from cpqueens.strategies.planner import check_width, resolve
 from cpqueens.vocabulary import verify
 from cpqueens.vocabulary.checks import Deadline
-from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed, Toroidal
+from cpqueens.vocabulary.constraints import (
+    AllDifferent,
+    Disjoint,
+    Forbidden,
+    NoTouch,
+    Placed,
+    Regions,
+    Toroidal,
+)
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.solution import Solution
 
@@ -151,7 +159,9 @@ def _search(
             if built is not None and verify.violation(model, built) is None:
                 return built
     searcher = dfs = lines = None
-    if backend == "auto" and local and model.n * model.colours <= SMALL_QUEENS:
+    # rooks and region puzzles too: the engine's own search is as complete and instant
+    rules = not model.diagonals or any(isinstance(c, (Regions, NoTouch)) for c in model.extra)
+    if backend == "auto" and (local or rules) and model.n * model.colours <= SMALL_QUEENS:
         return _small(model, limit)
     if backend == "auto" and local:
         from cpqueens.kernels import mrv_search
