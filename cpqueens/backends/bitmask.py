@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from cpqueens.backends import Capabilities, bitmask_search
-from cpqueens.backends.translate import unsupported
+from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.kernels import MAX_COLUMNS
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
@@ -808,9 +808,9 @@ def _regions_solutions(
 
 
 def counts_whole(model) -> bool:
-    """Whether one search counts ``model`` best: the compiled regions kernel answers it."""
-    if model.colours != 1 or model.n > REGIONS_MAX_N:
-        return False  # asked of every model: the plan is built only for a candidate
-    if not any(isinstance(constraint, Regions) for constraint in model.constraints):
-        return False
-    return regions_grid(compile_plan(model)) is not None
+    """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``).
+
+    One colour of them on at most 62 columns is the compiled regions kernel's;
+    any other (conditions, colours) is checked in one DFS, as short.
+    """
+    return tight_regions(model)

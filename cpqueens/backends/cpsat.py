@@ -20,7 +20,7 @@ from ortools.sat.python import cp_model
 
 from cpqueens.backends import Capabilities
 from cpqueens.backends.translate import domains as cell_domains
-from cpqueens.backends.translate import unsupported
+from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
@@ -82,6 +82,7 @@ CAPABILITIES = Capabilities(
     free_search=True,
     stops="solver",
     regions="cpqueens.backends.regions_cpsat",
+    whole=True,
 )
 
 # How many solutions the solver thread may run ahead of a lazy consumer.
@@ -641,3 +642,8 @@ class FreeSearch:
         while solving and self.thread.is_alive():
             self.solver.stop_search()  # asked again: a stop before solve() began is not kept
             self.thread.join(_POLL)
+
+
+def counts_whole(model) -> bool:
+    """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``)."""
+    return tight_regions(model)

@@ -16,7 +16,7 @@ import constraint as pc
 
 from cpqueens.backends import Capabilities
 from cpqueens.backends.translate import domains as cell_domains
-from cpqueens.backends.translate import unsupported
+from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.constraints import (
     AllDifferent,
@@ -55,7 +55,9 @@ NAME = "python-constraint"
 MAX_N = 300
 
 #: Splits by the mirror row; a constraint that checks the clock stops its search.
-CAPABILITIES = Capabilities(stops="checks", regions="cpqueens.backends.regions_pyconstraint")
+CAPABILITIES = Capabilities(
+    stops="checks", regions="cpqueens.backends.regions_pyconstraint", whole=True
+)
 
 
 class RowOrderSolver(pc.OptimizedBacktrackingSolver):
@@ -365,3 +367,8 @@ def count(model) -> int:
     if problem is None:
         return 0
     return sum(1 for _ in problem.getSolutionIter())
+
+
+def counts_whole(model) -> bool:
+    """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``)."""
+    return tight_regions(model)
