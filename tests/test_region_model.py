@@ -154,14 +154,15 @@ def test_rows_as_regions_keep_the_row_symmetries():
     assert m.count(unique=True) == oracle.classes(6, found, m.symmetries()) == 2
 
 
-def test_colours_and_regions():
-    grid = oracle.random_grid(5, random.Random(3))
-    m = cpqueens.model(5, colours=2, regions=grid, diagonals=False)
-    single = oracle.solutions(5, grid, diagonals=False)
+@pytest.mark.parametrize("no_touch", [False, True])
+def test_colours_and_regions(no_touch):
+    grid = oracle.random_grid(5, random.Random(4))
+    m = cpqueens.model(5, colours=2, regions=grid, diagonals=False, no_touch=no_touch)
+    single = oracle.solutions(5, grid, diagonals=False, no_touch=no_touch)
     expected = sum(
         1 for a in single for b in single if all(x != y for x, y in zip(a, b, strict=True))
     )
-    assert m.cross_check() == expected
+    assert m.cross_check() == expected == (6 if no_touch else 296)
     assert "Python DFS" in m.engine(path=True)
 
 
