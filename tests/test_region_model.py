@@ -300,3 +300,12 @@ def test_export_states_the_rules():
         == rooks.count()
         == len(oracle.solutions(5, puzzles()[0].regions, diagonals=False))
     )
+
+
+@pytest.mark.parametrize("engine", ["bitmask", "cpsat"])
+def test_one_search_resumes_from_its_checkpoint(tmp_path, engine):
+    m = cpqueens.model(puzzles()[0])
+    path = tmp_path / "queens.json"
+    assert m.count(engine, checkpoint=path, progress=False) == 1
+    assert m.count(engine, checkpoint=path, progress=False) == 1  # read back: nothing left
+    assert m.engine(engine, path=True).startswith(f"{engine}: one search")
