@@ -312,6 +312,10 @@ def model(
     2
     >>> model(5, toroidal=True).count(), model(10, knight=True).count()
     (10, 4)
+    >>> model(6, diagonals=False).count()  # 6 rooks: 6!
+    720
+    >>> model(4, regions=[[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]).count()
+    2
     """
     if isinstance(n, RegionPuzzle):
         n, placed, regions, no_touch, diagonals = _from_puzzle(n, placed, regions, diagonals)
