@@ -337,7 +337,7 @@ def model(
     rules = toroidal or knight or grid is not None or no_touch
     if rules and isinstance(colours, int) and colours > MAX_VARIANT_COLOURS:
         raise ValueError(  # one variant constraint per colour: refused before they are built
-            f"colours must be at most {MAX_VARIANT_COLOURS:,} with toroidal, knight, regions "
+            f"colours must be at most {MAX_VARIANT_COLOURS:,} with toroidal or knight, regions "
             f"or no_touch, "
             f"got {colours:,}"
         )

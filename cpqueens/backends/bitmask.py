@@ -533,7 +533,6 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
     """
     plan = compile_plan(model)
     deadline = None if time_limit is None else Deadline(time_limit)
-    found_all = _nested(plan, (), deadline)
     grid = regions_grid(plan)
     if grid is not None:
         found_all = _regions_solutions(plan, grid, deadline)
@@ -541,6 +540,8 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
         from cpqueens.backends import conditions
 
         found_all = ((columns,) for columns in conditions.solutions(plan, deadline))
+    else:
+        found_all = _nested(plan, (), deadline)
     if not plan.symmetric:
         yield from found_all
         return
