@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
@@ -27,11 +27,15 @@ from cpqueens.vocabulary.constraints import (
     Cell,
     Constraint,
     KnightMoves,
+    NoTouch,
     Placed,
+    Regions,
     Toroidal,
+    check_region_grid,
 )
 from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS, no_room
 from cpqueens.vocabulary.problem import Problem
+from cpqueens.vocabulary.regions import RegionPuzzle
 from cpqueens.vocabulary.solution import Solution
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits.
@@ -252,18 +256,23 @@ class Model(Problem):
 
 
 def model(
-    n: int | Board,
+    n: int | Board | RegionPuzzle,
     blocked: Iterable[Cell] = (),
     *,
     colours: int = 1,
     placed: Iterable[Cell | tuple[int, int, int]] = (),
     toroidal: bool = False,
     knight: bool = False,
+    diagonals: bool = True,
+    regions: Sequence[Sequence[int]] | None = None,
+    no_touch: bool = False,
 ) -> Model:
     """Build a model: an n x n board (or a ``Board``), blocked cells, colours, placed queens.
 
     - ``n``: the board size, an int >= 1, or a ``Board`` (its blocked cells
-      come along; ``Board.parse`` reads the judges' grids).
+      come along; ``Board.parse`` reads the judges' grids), or a one-star
+      region puzzle (``cpqueens.Puzzle``: the Queens game), whose regions,
+      no-touch rule, diagonals, given queens and blocked cells come along.
     - ``blocked``: cells where no queen of any colour may stand, as 0-based
       ``(row, col)`` pairs: ``(0, 0)`` is the top-left corner.
     - ``colours``: how many sets of n queens: each colour puts one queen in
@@ -277,6 +286,12 @@ def model(
       queens, OEIS A051906), for every colour.
     - ``knight``: no two queens of one colour a knight's move apart either
       (superqueens, OEIS A051223).
+    - ``diagonals``: False leaves the long diagonals out, so that queens
+      attack along rows and columns only (rooks: ``model(8,
+      diagonals=False).count()`` is 8!).
+    - ``regions``: an n x n grid of region numbers 0..n-1, every one used:
+      each colour puts one queen in every region (the Queens game).
+    - ``no_touch``: no two queens of one colour touch, not even diagonally.
 
     Bad input raises a ``ValueError`` or ``TypeError`` naming the bad value; a
     contradictory but well-formed model (a placed queen on a blocked cell)
@@ -297,18 +312,33 @@ def model(
     2
     >>> model(5, toroidal=True).count(), model(10, knight=True).count()
     (10, 4)
+    >>> model(6, diagonals=False).count()  # 6 rooks: 6!
+    720
+    >>> model(4, regions=[[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]).count()
+    2
     """
+    if isinstance(n, RegionPuzzle):
+        n, placed, regions, no_touch, diagonals = _from_puzzle(n, placed, regions, diagonals)
     if isinstance(n, Board):
         board = Board(n.n, n.blocked + check_cells(blocked, n.n, "blocked cell"))
     else:
         size = check_size(n)
         board = Board(size, check_cells(blocked, size, "blocked cell"))
-    for flag, name in ((toroidal, "toroidal"), (knight, "knight")):
+    flags = ((toroidal, "toroidal"), (knight, "knight"), (diagonals, "diagonals"))
+    for flag, name in (*flags, (no_touch, "no_touch")):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
-    if (toroidal or knight) and isinstance(colours, int) and colours > MAX_VARIANT_COLOURS:
+    if toroidal and not diagonals:
+        raise ValueError(
+            "toroidal=True wraps the diagonals around the board: it needs diagonals=True, "
+            "got diagonals=False"
+        )
+    grid = None if regions is None else check_region_grid(regions, board.n)
+    rules = toroidal or knight or grid is not None or no_touch
+    if rules and isinstance(colours, int) and colours > MAX_VARIANT_COLOURS:
         raise ValueError(  # one variant constraint per colour: refused before they are built
-            f"colours must be at most {MAX_VARIANT_COLOURS:,} with toroidal or knight, "
+            f"colours must be at most {MAX_VARIANT_COLOURS:,} with toroidal or knight, regions "
+            f"or no_touch, "
             f"got {colours:,}"
         )
     first, others = _placed_by_colour(placed, board.n, colours)
@@ -317,7 +347,35 @@ def model(
         extra += [Toroidal(colour) for colour in range(colours)]
     if knight:
         extra += [KnightMoves(colour) for colour in range(colours)]
-    return Model(board, colours, first, tuple(extra))
+    if grid is not None:
+        extra += [Regions(grid, colour) for colour in range(colours)]
+    if no_touch:
+        extra += [NoTouch(colour) for colour in range(colours)]
+    return Model(board, colours, first, tuple(extra), diagonals)
+
+
+def _from_puzzle(
+    puzzle: RegionPuzzle,
+    placed: Iterable[Cell | tuple[int, int, int]],
+    regions: object,
+    diagonals: bool,
+) -> tuple[Board, list[Any], tuple[tuple[int, ...], ...], bool, bool]:
+    """A one-star puzzle's board, placed queens, regions, no-touch rule and diagonals.
+
+    ``diagonals`` left True takes the puzzle's own choice; False turns them off.
+    """
+    if puzzle.stars != 1:
+        raise ValueError(
+            f"a model holds one queen per row: a puzzle of {puzzle.stars} stars per row "
+            "(Star Battle) is solved by cpqueens.Puzzle itself, got stars="
+            f"{puzzle.stars}"
+        )
+    if regions is not None:
+        raise ValueError(f"pass regions or a puzzle, not both: got regions={regions!r}")
+    if isinstance(placed, (str, bytes)) or not isinstance(placed, Iterable):
+        check_cells(placed, puzzle.n, "placed queen")  # raises its error naming the value
+    board = Board(puzzle.n, puzzle.blocked)
+    return board, [*puzzle.queens, *placed], puzzle.regions, True, diagonals and puzzle.diagonals
 
 
 def _placed_by_colour(

@@ -57,6 +57,9 @@ class Capabilities:
       ``cpqueens.tasks.optimise``) for this engine, with ``supports(problem,
       size, unique)`` and ``count(problem, size, unique=, time_limit=)``;
       empty if it has none.
+    - ``whole``: it says model by model (``counts_whole(model)``) when one
+      search of the whole model counts it faster than any split (the
+      planner's ``whole.Whole`` strategy).
     """
 
     kernels: bool = False
@@ -67,6 +70,7 @@ class Capabilities:
     stops: str = "chunks"
     regions: str = ""
     cells: str = ""
+    whole: bool = False
 
 
 class Engine(Protocol):

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cpqueens.backends import Capabilities, bitmask_search
-from cpqueens.backends.translate import unsupported
+from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.kernels import MAX_COLUMNS
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
@@ -28,11 +28,13 @@ from cpqueens.vocabulary.constraints import (
     Invariant,
     KnightMoves,
     LexLeader,
+    NoTouch,
     Placed,
+    Regions,
     Toroidal,
     Where,
 )
-from cpqueens.vocabulary.expressions import CondNode, evaluate
+from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -44,6 +46,8 @@ SUPPORTS = (
     Invariant,
     Toroidal,
     KnightMoves,
+    Regions,
+    NoTouch,
     Where,
 )
 
@@ -59,6 +63,7 @@ CAPABILITIES = Capabilities(
     stops="chunks",
     regions="cpqueens.backends.regions_bitmask",
     cells="cpqueens.backends.cells_bitmask",
+    whole=True,
 )
 
 
@@ -77,6 +82,12 @@ class Plan:
     # Conditions reading two or more variables, by their last (colour, row): checked
     # as soon as that row's queen is placed. One-variable conditions are in ``allowed``.
     checks: tuple[tuple[tuple[int, int], CondNode], ...] = ()
+    # Regions and NoTouch. A plan the compiled regions kernel answers (``regions_grid``)
+    # holds them here alone; any other has them lowered into ``checks`` too (``lowered``),
+    # so that every other path checks them as conditions.
+    rules: tuple[Regions | NoTouch, ...] = ()
+    # How many of ``checks`` are the user's conditions (the rest are the rules').
+    user_checks: int = 0
 
     def row_checks(self, colour: int) -> dict[int, list[CondNode]]:
         """Colour ``colour``'s conditions by the row after whose placement they are checked."""
@@ -98,7 +109,7 @@ class Plan:
     @property
     def plain(self) -> bool:
         """Whether the plan is queens' lines and masks only (what the native kernels count)."""
-        return not (self.symmetric or self.toroidal or self.knight or self.checks)
+        return not (self.symmetric or self.toroidal or self.knight or self.checks or self.rules)
 
 
 def compile_plan(model) -> Plan:
@@ -126,6 +137,7 @@ def compile_plan(model) -> Plan:
     toroidal: set[int] = set()
     knight: set[int] = set()
     checks: list[tuple[tuple[int, int], CondNode]] = []
+    rules: list[Regions | NoTouch] = []
     for constraint in model.constraints:
         if isinstance(constraint, AllDifferent):
             offsets[constraint.colour].add(constraint.offset)
@@ -144,6 +156,8 @@ def compile_plan(model) -> Plan:
             toroidal.add(constraint.colour)
         elif isinstance(constraint, KnightMoves):
             knight.add(constraint.colour)
+        elif isinstance(constraint, (Regions, NoTouch)):
+            rules.append(constraint)
         elif isinstance(constraint, Where):
             variables = constraint.reads
             if len(variables) >= 2:
@@ -175,7 +189,7 @@ def compile_plan(model) -> Plan:
                 for offset, target in lines.items():
                     if offset in offsets[colour] and 0 <= target < n:
                         masks[other] &= ~(1 << target)
-    return Plan(
+    plan = Plan(
         n,
         tuple(tuple(masks) for masks in allowed),
         tuple(frozenset(o) for o in offsets),
@@ -184,7 +198,25 @@ def compile_plan(model) -> Plan:
         frozenset(toroidal),
         frozenset(knight),
         tuple(checks),
+        tuple(rules),
+        len(checks),
     )
+    return lowered(plan) if rules and regions_grid(plan) is None else plan
+
+
+def lowered(plan: Plan) -> Plan:
+    """``plan`` with its ``Regions`` and ``NoTouch`` rules among the checks, as conditions.
+
+    Each rule becomes conditions on two rows (``Regions.conditions``,
+    ``NoTouch.conditions``), checked once the later row's queen is placed.
+    """
+    if len(plan.checks) > plan.user_checks or not plan.rules:
+        return plan  # lowered already, or nothing to lower
+    checks = list(plan.checks)
+    for rule in plan.rules:
+        found = rule.conditions() if isinstance(rule, Regions) else rule.conditions(plan.n)
+        checks.extend((reads(condition)[-1], condition) for condition in found)
+    return replace(plan, checks=tuple(checks))
 
 
 def _near(n: int, col: int, distance: int) -> int:
@@ -502,11 +534,15 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
     """
     plan = compile_plan(model)
     deadline = None if time_limit is None else Deadline(time_limit)
-    found_all = _nested(plan, (), deadline)
-    if compiled_conditions(plan):
+    grid = regions_grid(plan)
+    if grid is not None:
+        found_all = _regions_solutions(plan, grid, deadline)
+    elif compiled_conditions(plan):
         from cpqueens.backends import conditions
 
         found_all = ((columns,) for columns in conditions.solutions(plan, deadline))
+    else:
+        found_all = _nested(plan, (), deadline)
     if not plan.symmetric:
         yield from found_all
         return
@@ -542,6 +578,10 @@ def describe(model) -> str:
     from cpqueens.backends.conditions import fits
 
     plan = compile_plan(model)
+    if regions_grid(plan) is not None:
+        if plan.symmetric:
+            return "the compiled regions kernel (each solution checked against its images)"
+        return "the compiled regions kernel"
     if plan.checks:
         if compiled_conditions(plan):
             return "the compiled conditions kernel"
@@ -549,7 +589,8 @@ def describe(model) -> str:
             return "the Python DFS (a small board: over before numba loads)"
         return (
             "the Python DFS (conditions on two rows or more of a model the compiled "
-            "conditions kernel does not take: several colours, a variant or over 64 columns)"
+            "conditions kernel does not take: several colours, no diagonals, a variant or "
+            "over 64 columns)"
         )
     if plan.symmetric:
         return "the Python DFS (each solution checked against its images)"
@@ -632,6 +673,9 @@ def count(model) -> int:
     plan = compile_plan(model)
     if plan.symmetric:
         return sum(1 for _ in solutions(model))
+    grid = regions_grid(plan)
+    if grid is not None:
+        return _regions_search(plan, grid, None, 0)[0]
     if compiled_conditions(plan):
         from cpqueens.backends import conditions
 
@@ -672,9 +716,16 @@ def native_plan(model) -> Plan | None:
     return plan if plan.plain and wants_native(plan) else None
 
 
+def _regions_plan(model) -> tuple[Plan, tuple[tuple[int, ...], ...]] | None:
+    """The plan and region grid of a model the regions kernel decides (no symmetry rule)."""
+    plan = compile_plan(model)
+    grid = regions_grid(plan)
+    return None if grid is None or plan.symmetric else (plan, grid)
+
+
 def decides(model) -> bool:
-    """Whether the compiled searches decide ``model`` (``first``): a plain model they hold."""
-    return native_plan(model) is not None
+    """Whether the compiled searches decide ``model`` (``first``): a plain or a regions model."""
+    return native_plan(model) is not None or _regions_plan(model) is not None
 
 
 def first(model, clock: Deadline | None, lexicographic: bool) -> tuple[tuple[int, ...], ...] | None:
@@ -682,6 +733,12 @@ def first(model, clock: Deadline | None, lexicographic: bool) -> tuple[tuple[int
 
     Raises ValueError for a model the compiled searches do not hold.
     """
+    regions = _regions_plan(model)
+    if regions is not None:  # the first solution in lexicographic order either way
+        found = _regions_search(*regions, 1, 1)[1]
+        if clock is not None:
+            clock.check()
+        return (found[0],) if found else None
     plan = native_plan(model)
     if plan is None:
         raise ValueError(f"the compiled searches do not decide {model}")
@@ -693,6 +750,69 @@ def line_search(model) -> bitmask_search.LineSearch | None:
     if model.colours != 1 or model.n > MAX_COLUMNS:
         return None
     plan = compile_plan(model)
-    if not plan.plain:
+    if not plan.plain or plan.offsets[0] != _QUEEN_LINES:
         return None
     return bitmask_search.LineSearch(list(plan.allowed[0]))  # one colour: no other's cells
+
+
+#: The region kernel's widest board (a row is one int64 mask, shifted left once).
+REGIONS_MAX_N = 62
+
+
+def regions_grid(plan: Plan) -> tuple[tuple[int, ...], ...] | None:
+    """The region grid if the compiled regions kernel answers ``plan``, else None.
+
+    One colour of queens or rooks (lines: columns, with or without both
+    diagonals) with one ``Regions`` rule, no touching (a ``NoTouch`` rule, or
+    the diagonals, which forbid it anyway), no user condition and no
+    variant, on at most 62 columns. Symmetry-breaking rules are checked on
+    each solution it lists (:func:`solutions`).
+    """
+    if len(plan.allowed) != 1 or plan.n > REGIONS_MAX_N or plan.user_checks:
+        return None
+    if plan.toroidal or plan.knight or plan.offsets[0] not in (_QUEEN_LINES, frozenset({0})):
+        return None
+    grids = [rule.grid for rule in plan.rules if isinstance(rule, Regions)]
+    touching = plan.offsets[0] == _QUEEN_LINES or any(
+        isinstance(rule, NoTouch) for rule in plan.rules
+    )
+    if len(grids) != 1 or not touching or len(grids[0]) != plan.n:
+        return None
+    return grids[0]
+
+
+def _regions_search(
+    plan: Plan, grid: tuple[tuple[int, ...], ...], limit: int | None, keep: int
+) -> tuple[int, list[tuple[int, ...]]]:
+    """The regions kernel on ``plan``'s masks: the count (to ``limit``) and ``keep`` solutions."""
+    from cpqueens.backends.regions_bitmask import search_masks
+
+    return search_masks(grid, list(plan.allowed[0]), plan.offsets[0] == _QUEEN_LINES, limit, keep)
+
+
+#: The most solutions the regions kernel lists in one call for ``solutions``; beyond, the
+#: Python DFS enumerates them lazily.
+REGIONS_LIST_LIMIT = 1 << 18
+
+
+def _regions_solutions(
+    plan: Plan, grid: tuple[tuple[int, ...], ...], deadline: Deadline | None
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Every solution by the regions kernel, or lazily by the Python DFS when there are many."""
+    total = _regions_search(plan, grid, REGIONS_LIST_LIMIT + 1, 0)[0]
+    if deadline is not None:
+        deadline.check()
+    if total > REGIONS_LIST_LIMIT:
+        yield from _nested(lowered(plan), (), deadline)
+        return
+    for columns in _regions_search(plan, grid, total, total)[1]:
+        yield (columns,)
+
+
+def counts_whole(model) -> bool:
+    """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``).
+
+    One colour of them on at most 62 columns is the compiled regions kernel's;
+    any other (conditions, colours) is checked in one DFS, as short.
+    """
+    return tight_regions(model)

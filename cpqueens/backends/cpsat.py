@@ -20,7 +20,7 @@ from ortools.sat.python import cp_model
 
 from cpqueens.backends import Capabilities
 from cpqueens.backends.translate import domains as cell_domains
-from cpqueens.backends.translate import unsupported
+from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
@@ -30,7 +30,9 @@ from cpqueens.vocabulary.constraints import (
     Invariant,
     KnightMoves,
     LexLeader,
+    NoTouch,
     Placed,
+    Regions,
     Toroidal,
     Where,
 )
@@ -60,6 +62,8 @@ SUPPORTS = (
     Invariant,
     Toroidal,
     KnightMoves,
+    Regions,
+    NoTouch,
     Where,
 )
 
@@ -79,6 +83,7 @@ CAPABILITIES = Capabilities(
     stops="solver",
     regions="cpqueens.backends.regions_cpsat",
     cells="cpqueens.backends.cells_cpsat",
+    whole=True,
 )
 
 # How many solutions the solver thread may run ahead of a lazy consumer.
@@ -104,8 +109,11 @@ def build(
     symmetric: list[LexLeader | Invariant] = []
     variants: list[Toroidal | KnightMoves] = []
     conditions: list[Where] = []
+    regions: list[Regions | NoTouch] = []
     for constraint in rest:
-        if isinstance(constraint, (Toroidal, KnightMoves)):
+        if isinstance(constraint, (Regions, NoTouch)):
+            regions.append(constraint)
+        elif isinstance(constraint, (Toroidal, KnightMoves)):
             variants.append(constraint)
         elif isinstance(constraint, Where):
             conditions.append(constraint)
@@ -157,6 +165,21 @@ def build(
             for r in range(n - gap):
                 cp.add(row_vars[r + gap] != row_vars[r] + 3 - gap)
                 cp.add(row_vars[r + gap] != row_vars[r] - 3 + gap)
+    # Regions: each row's queen lies in region grid[r][q[r]] (an element constraint, a
+    # function of q), and the n rows' regions differ. No touching: |q[r] - q[r+1]| != 1.
+    for constraint in regions:
+        row_vars = q[constraint.colour]
+        if isinstance(constraint, Regions):
+            region = []
+            for r, var in enumerate(row_vars):
+                target = cp.new_int_var(0, n - 1, f"region{constraint.colour}_{r}")
+                cp.add_element(var, list(constraint.grid[r]), target)
+                region.append(target)
+            cp.add_all_different(region)
+            continue
+        for r in range(n - 1):
+            cp.add(row_vars[r + 1] != row_vars[r] + 1)
+            cp.add(row_vars[r + 1] != row_vars[r] - 1)
     # The user's conditions, stated natively (linear terms, abs, modulo, reified logic).
     translator = _Conditions(cp, q, n)
     for condition in conditions:
@@ -620,3 +643,8 @@ class FreeSearch:
         while solving and self.thread.is_alive():
             self.solver.stop_search()  # asked again: a stop before solve() began is not kept
             self.thread.join(_POLL)
+
+
+def counts_whole(model) -> bool:
+    """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``)."""
+    return tight_regions(model)

@@ -16,6 +16,8 @@ from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Disjoint,
     KnightMoves,
+    NoTouch,
+    Regions,
     Toroidal,
     Where,
 )
@@ -83,6 +85,13 @@ def to_cpmpy(model: Any) -> tuple[Any, Any]:
             c = constraint.colour
             constraints += [cp.abs(q[c, r] - q[c, r + 1]) != 2 for r in range(n - 1)]
             constraints += [cp.abs(q[c, r] - q[c, r + 2]) != 1 for r in range(n - 2)]
+        elif isinstance(constraint, Regions):  # the rows' regions differ
+            c, grid = constraint.colour, constraint.grid
+            regions = Distinct(tuple(Element(grid[r], Var(c, r)) for r in range(n)))
+            constraints.append(_expression(cp, regions, q, n, constraints))
+        elif isinstance(constraint, NoTouch):
+            c = constraint.colour
+            constraints += [cp.abs(q[c, r] - q[c, r + 1]) != 1 for r in range(n - 1)]
         elif isinstance(constraint, Where):
             constraints.append(_expression(cp, constraint.condition, q, n, constraints))
         else:

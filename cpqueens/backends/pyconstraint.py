@@ -16,7 +16,7 @@ import constraint as pc
 
 from cpqueens.backends import Capabilities
 from cpqueens.backends.translate import domains as cell_domains
-from cpqueens.backends.translate import unsupported
+from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.constraints import (
     AllDifferent,
@@ -25,7 +25,9 @@ from cpqueens.vocabulary.constraints import (
     Invariant,
     KnightMoves,
     LexLeader,
+    NoTouch,
     Placed,
+    Regions,
     Toroidal,
     Where,
 )
@@ -42,6 +44,8 @@ SUPPORTS = (
     Invariant,
     Toroidal,
     KnightMoves,
+    Regions,
+    NoTouch,
     Where,
 )
 
@@ -55,6 +59,7 @@ CAPABILITIES = Capabilities(
     stops="checks",
     regions="cpqueens.backends.regions_pyconstraint",
     cells="cpqueens.backends.cells_pyconstraint",
+    whole=True,
 )
 
 
@@ -193,7 +198,17 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
     """
     n, colours = model.n, model.colours
     domains, pending = cell_domains(n, colours, model.constraints)
-    variants = (AllDifferent, Disjoint, LexLeader, Invariant, Toroidal, KnightMoves, Where)
+    variants = (
+        AllDifferent,
+        Disjoint,
+        LexLeader,
+        Invariant,
+        Toroidal,
+        KnightMoves,
+        Regions,
+        NoTouch,
+        Where,
+    )
     for item in pending:
         if not isinstance(item, variants):
             raise unsupported(NAME, item)
@@ -227,6 +242,9 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
         lines = QueenLines(rows, frozenset(colour_offsets), colour in toroidal, colour in knight)
         problem.addConstraint(lines, rows)
     for item in pending:
+        if isinstance(item, (Regions, NoTouch)):
+            _add_region_rules(problem, item, n)
+    for item in pending:
         if isinstance(item, (LexLeader, Invariant)):
             _add_symmetry_constraint(problem, item, n, colours)
         elif isinstance(item, Disjoint):
@@ -237,6 +255,27 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
         elif isinstance(item, Where) and item.reads:
             _add_condition(problem, item.condition)
     return problem
+
+
+def _add_region_rules(problem: pc.Problem, item: Regions | NoTouch, n: int) -> None:
+    """State ``Regions`` (two rows' queens in different regions) or ``NoTouch``, pairwise."""
+    colour = item.colour
+    if isinstance(item, NoTouch):
+        for row in range(n - 1):
+            problem.addConstraint(
+                pc.FunctionConstraint(lambda a, b: abs(a - b) != 1),
+                [_variable(colour, row), _variable(colour, row + 1)],
+            )
+        return
+    grid = item.grid
+    for first in range(n):
+        for second in range(first + 1, n):
+            problem.addConstraint(
+                pc.FunctionConstraint(
+                    lambda a, b, top=grid[first], bottom=grid[second]: top[a] != bottom[b]
+                ),
+                [_variable(colour, first), _variable(colour, second)],
+            )
 
 
 def _add_condition(problem: pc.Problem, condition: CondNode) -> None:
@@ -331,3 +370,8 @@ def count(model) -> int:
     if problem is None:
         return 0
     return sum(1 for _ in problem.getSolutionIter())
+
+
+def counts_whole(model) -> bool:
+    """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``)."""
+    return tight_regions(model)

@@ -107,3 +107,53 @@ def solutions(puzzle: RegionPuzzle, limit: int | None = None) -> list[tuple[Cell
         total = count(puzzle)
         return search(puzzle, total, keep=total)[1]
     return search(puzzle, limit, keep=limit)[1]
+
+
+def search_masks(
+    grid: tuple[tuple[int, ...], ...],
+    allowed: list[int],
+    diagonals: bool,
+    limit: int | None = None,
+    keep: int = 0,
+) -> tuple[int, list[tuple[int, ...]]]:
+    """One queen per row, column and region of ``grid``, none touching, on per-row masks.
+
+    The kernel's input for a model (``cpqueens.backends.bitmask``): row r may
+    hold its queen on the columns of ``allowed[r]`` (bit c: column c, the
+    blocked cells and placed queens already applied); ``diagonals`` lets the
+    long diagonals attack too. Returns the number of solutions (stopping at
+    ``limit``, None: all) and the first ``keep`` of them as column tuples, in
+    lexicographic order.
+    """
+    n = len(grid)
+    region = np.array([g for row in grid for g in row], dtype=np.int64)
+    masks: list[int] = []
+    start = [0]
+    cells = np.zeros(n * n, dtype=np.int64)
+    for row in range(n):
+        for c in range(n):
+            if (allowed[row] >> c) & 1:
+                masks.append(1 << c)
+                cells[row * n + grid[row][c]] |= 1 << c
+        start.append(len(masks))
+    if any(start[row] == start[row + 1] for row in range(n)):
+        return 0, []  # a row with no free cell
+    columns = np.array([mask.bit_length() - 1 for mask in masks], dtype=np.int64)
+    out = np.zeros((max(keep, 0), n), dtype=np.int64)
+    total = _compiled()(
+        n,
+        1,
+        diagonals,
+        region,
+        np.array(masks, dtype=np.int64),
+        columns,
+        np.array(start, dtype=np.int64),
+        cells,
+        limit or 0,
+        out,
+    )
+    found = [
+        tuple(int(out[i, row]).bit_length() - 1 for row in range(n))
+        for i in range(min(int(total), len(out)))
+    ]
+    return int(total), found

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cpqueens.errors import NotSupportedError
-from cpqueens.vocabulary.constraints import Constraint, Forbidden, Placed
+from cpqueens.vocabulary.constraints import Constraint, Forbidden, NoTouch, Placed, Regions
 
 
 def unsupported(backend: str, constraint: object) -> NotSupportedError:
@@ -42,3 +42,18 @@ def domains(
         else:
             rest.append(constraint)
     return columns, rest
+
+
+def tight_regions(model) -> bool:
+    """Whether every colour of ``model`` keeps one queen per region and none touching.
+
+    Such a model (the Queens game) has few solutions and a short search: one
+    search of the whole model beats a split into subproblems, each of which
+    would pay for building its own solver model (``Capabilities.whole``).
+    """
+    constraints = model.constraints
+    regions = {c.colour for c in constraints if isinstance(c, Regions)}
+    apart = {c.colour for c in constraints if isinstance(c, NoTouch)}
+    if model.diagonals:  # queens on touching cells share a diagonal
+        apart = set(range(model.colours))
+    return all(colour in regions and colour in apart for colour in range(model.colours))

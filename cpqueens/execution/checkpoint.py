@@ -64,6 +64,8 @@ def describe(model: Problem) -> str:
         f"n={model.n} colours={model.colours} "
         f"blocked={list(model.board.blocked)} placed={list(model.placed)}"
     )
+    if not model.diagonals:
+        text += " diagonals=False"
     if model.extra:
         text += f" extra={list(model.extra)!r}"
     return text

@@ -41,6 +41,7 @@ def fits(model: Problem, backend: str) -> bool:
     conditions = all(isinstance(c, Where) for c in model.extra) and model.colours == 1
     return (
         capabilities(backend).kernels
+        and model.diagonals  # the turned placements are searched as queens
         and (not model.extra or conditions)
         and 2 <= model.n <= class_count.MAX_N
     )

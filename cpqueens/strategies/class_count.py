@@ -239,6 +239,7 @@ def kernels_fit(model: Problem, engine: str) -> bool:
     return (
         capabilities(engine).kernels
         and model.colours == 1
+        and model.diagonals
         and not model.placed
         and not model.extra
         and MIN_N <= model.n <= MAX_N

@@ -34,4 +34,5 @@ def path(model: Problem, engine: str) -> str:
     describe = getattr(get(engine), "describe", None)
     if way.kernels or describe is None:
         return text
-    return f"{text}, each by {describe(model)}"
+    each = "each by" if getattr(way, "splits", True) else "by"
+    return f"{text}, {each} {describe(model)}"

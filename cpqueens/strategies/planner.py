@@ -31,6 +31,7 @@ from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.class_count import ClassKernels
 from cpqueens.strategies.hole_sums import HoleSums
 from cpqueens.strategies.symmetry import Subproblems
+from cpqueens.strategies.whole import Whole
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
@@ -40,7 +41,7 @@ BackendName = Literal["auto", "cpsat", "python-constraint", "bitmask"]
 AUTO = "auto"
 
 #: The ways to count, in the order the planner tries them; the last fits every model.
-STRATEGIES: tuple[Strategy, ...] = (ClassKernels(), HoleSums(), Subproblems())
+STRATEGIES: tuple[Strategy, ...] = (ClassKernels(), HoleSums(), Whole(), Subproblems())
 
 #: A local pool has at most this many worker processes per core.
 MAX_WORKERS_PER_CORE = 4
@@ -105,7 +106,7 @@ def placed_as_holes(model: Problem) -> Problem:
     >>> placed_as_holes(model(3, placed=[(1, 1)])).board.blocked
     ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
     """
-    if model.colours != 1 or model.extra:
+    if model.colours != 1 or model.extra or not model.diagonals:
         raise ValueError(f"placed queens become holes on a one-colour model only, got {model}")
     n = model.n
     lines = {
@@ -129,6 +130,7 @@ def takes_placed_as_holes(model: Problem, backend: str) -> bool:
         capabilities(backend).kernels
         and bool(model.placed)
         and model.colours == 1
+        and model.diagonals
         and not model.extra
         and len(model.symmetries()) == 8
     )

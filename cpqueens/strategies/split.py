@@ -129,8 +129,9 @@ def colours_interchangeable(model: Problem) -> bool:
     return model.colours > 1 and not model.placed and not model.extra
 
 
-def _attacks(a: Cell, b: Cell) -> bool:
-    return a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+def _attacks(a: Cell, b: Cell, diagonals: bool = True) -> bool:
+    """Whether queens on ``a`` and ``b`` share a column (or, with ``diagonals``, a diagonal)."""
+    return a[1] == b[1] or (diagonals and abs(a[0] - b[0]) == abs(a[1] - b[1]))
 
 
 def subproblems(model: Problem, depth: int = 1, *, symmetry: bool = True) -> tuple[Subproblem, ...]:
@@ -179,7 +180,7 @@ def subproblems(model: Problem, depth: int = 1, *, symmetry: bool = True) -> tup
                 continue
             weight = 2 if c < n - 1 - c else 1
         cell = (rows[0], c)
-        if cell in blocked or any(_attacks(cell, p) for p in model.placed):
+        if cell in blocked or any(_attacks(cell, p, model.diagonals) for p in model.placed):
             continue
         found.extend(_extend(model, [cell], rows[1:], blocked, weight))
     return tuple(found)
@@ -198,7 +199,9 @@ def _extend(
     found = []
     for c in range(model.n):
         cell = (rows[0], c)
-        if cell in blocked or any(_attacks(cell, p) for p in (*model.placed, *chosen)):
+        if cell in blocked or any(
+            _attacks(cell, p, model.diagonals) for p in (*model.placed, *chosen)
+        ):
             continue
         found.extend(_extend(model, [*chosen, cell], rows[1:], blocked, weight))
     return found

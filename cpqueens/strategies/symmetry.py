@@ -59,9 +59,13 @@ def subproblems(model: Problem, backend: str, depth: int) -> tuple[Subproblem, .
     split further on ``depth - 1`` rows (the lex-leader constraint already
     does the mirror's work on the first row);
     any other engine gets ``split.subproblems`` (the mirror and colour symmetries).
+    The weights hold because no reflection fixes a solution whose queens attack
+    along the diagonals; rooks (``diagonals`` False) may be fixed by one (the
+    identity permutation by the main diagonal), so they take ``split.subproblems``.
     """
     names = group(model)
-    if not capabilities(backend).lex_leader_split or len(names) == 1 or model.n < 2:
+    lex = capabilities(backend).lex_leader_split and model.diagonals
+    if not lex or len(names) == 1 or model.n < 2:
         return split_subproblems(model, depth)
     size = len(names)
     lead = leader(model)

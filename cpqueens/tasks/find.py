@@ -39,7 +39,15 @@ from cpqueens.strategies import construct
 from cpqueens.strategies.planner import check_width, resolve
 from cpqueens.vocabulary import verify
 from cpqueens.vocabulary.checks import Deadline
-from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed, Toroidal
+from cpqueens.vocabulary.constraints import (
+    AllDifferent,
+    Disjoint,
+    Forbidden,
+    NoTouch,
+    Placed,
+    Regions,
+    Toroidal,
+)
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.solution import Solution
 
@@ -135,12 +143,15 @@ def _search(
     model: Problem, backend: str, limit: float | None, deadline: float | None
 ) -> Columns | None:
     """The portfolio: a contradiction or a construction at once, else the race."""
-    local = all(isinstance(c, _LOCAL) for c in model.constraints)
+    # the construction and the local searches place queens: rooks go to the solver
+    local = model.diagonals and all(isinstance(c, _LOCAL) for c in model.constraints)
     fixed = _fixed(model)
     if local and _contradiction(model, fixed):
         return None
     # toroidal queens too: (2r + c) mod n solves every n coprime to 6 (the construction's first)
-    built_ok = all(isinstance(c, (*_LOCAL, Toroidal)) for c in model.constraints)
+    built_ok = model.diagonals and all(
+        isinstance(c, (*_LOCAL, Toroidal)) for c in model.constraints
+    )
     if backend == "auto" and built_ok and not model.board.blocked and not model.placed:
         kinds = (Disjoint, AllDifferent, Toroidal)
         if model.extra == () or all(isinstance(c, kinds) for c in model.extra):
@@ -148,7 +159,9 @@ def _search(
             if built is not None and verify.violation(model, built) is None:
                 return built
     searcher = dfs = lines = None
-    if backend == "auto" and local and model.n * model.colours <= SMALL_QUEENS:
+    # rooks and region puzzles too: the engine's own search is as complete and instant
+    rules = not model.diagonals or any(isinstance(c, (Regions, NoTouch)) for c in model.extra)
+    if backend == "auto" and (local or rules) and model.n * model.colours <= SMALL_QUEENS:
         return _small(model, limit)
     if backend == "auto" and local:
         from cpqueens.kernels import mrv_search

@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from operator import add
 from typing import Protocol, runtime_checkable
 
-from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
+from cpqueens.vocabulary.expressions import (
+    Comparison,
+    CondNode,
+    Element,
+    Operator,
+    Var,
+    evaluate,
+    reads,
+)
 from cpqueens.vocabulary.geometry import (
     BOARD_SYMMETRIES,
     check_symmetry,
@@ -26,6 +34,7 @@ from cpqueens.vocabulary.geometry import (
     image,
     is_leader,
     maps_onto_itself,
+    transform,
 )
 
 __all__ = [
@@ -39,7 +48,9 @@ __all__ = [
     "Invariant",
     "KnightMoves",
     "LexLeader",
+    "NoTouch",
     "Placed",
+    "Regions",
     "Toroidal",
     "Where",
 ]
@@ -356,6 +367,159 @@ class Where:
         return text
 
 
+#: The symbols ``Regions`` prints its grid with (region 0 is ``A``).
+_REGION_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def check_region_grid(grid: object, n: int | None = None) -> tuple[tuple[int, ...], ...]:
+    """``grid`` as a tuple of n rows of n region numbers 0..n-1, every one used; else an error.
+
+    ``n`` is the board size the grid must have (None: its own number of rows).
+    The errors name the bad value and what was expected.
+
+    >>> check_region_grid([[0, 1], [1, 1]])
+    ((0, 1), (1, 1))
+    """
+    if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence):
+        raise TypeError(
+            f"regions must be a grid: a sequence of rows of region numbers, got {grid!r}"
+        )
+    size = len(grid) if n is None else n
+    if len(grid) != size:
+        raise ValueError(
+            f"regions must be {size} rows of {size} region numbers (an {size}x{size} board), "
+            f"got {len(grid)} rows"
+        )
+    rows = []
+    for r, row in enumerate(grid):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
+            raise TypeError(f"regions row {r} must be a sequence of region numbers, got {row!r}")
+        if len(row) != size:
+            raise ValueError(
+                f"regions row {r} has {len(row)} region numbers, expected {size} "
+                f"(an {size}x{size} board)"
+            )
+        for c, value in enumerate(row):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"regions[{r}][{c}] must be an int region number, got {value!r}")
+            if not 0 <= value < size:
+                raise ValueError(
+                    f"regions[{r}][{c}] is {value}: expected a region number 0 to {size - 1} "
+                    f"(an {size}x{size} board has {size} regions)"
+                )
+        rows.append(tuple(int(v) for v in row))
+    missing = sorted(set(range(size)) - {v for row in rows for v in row})
+    if missing:
+        raise ValueError(
+            f"the regions grid has {size - len(missing)} regions, expected {size} (one queen "
+            f"per row and per region): region number(s) {missing} have no cell"
+        )
+    return tuple(rows)
+
+
+@dataclass(frozen=True)
+class Regions:
+    """One queen of ``colour`` in each region: ``grid[r][c]`` is cell (r, c)'s region, 0..n-1.
+
+    An n x n board split into n regions (the Queens game's colours): with one
+    queen per row there are n queens, so "at most one per region" is exactly
+    one. The symmetries that keep it map the grid onto itself up to a
+    relabelling of the regions.
+
+    >>> Regions(((0, 0), (1, 1))).violation(((0, 1),), 2) is None
+    True
+    >>> print(Regions(((0, 1), (0, 1))))
+    Regions(one q0 queen per region: AB/AB)
+    """
+
+    grid: tuple[tuple[int, ...], ...]
+    colour: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "grid", check_region_grid(self.grid))
+        if isinstance(self.colour, bool) or not isinstance(self.colour, int) or self.colour < 0:
+            raise ValueError(f"Regions colour must be an int >= 0, got {self.colour!r}")
+
+    def region(self, row: int, col: int) -> int:
+        """The region of cell (row, col)."""
+        return self.grid[row][col]
+
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """The first two rows whose queens share a region, as a sentence; None if none do."""
+        seen: dict[int, int] = {}
+        for row, col in enumerate(by_colour[self.colour]):
+            region = self.grid[row][col]
+            if region in seen:
+                return (
+                    f"{self} fails: the queens of rows {seen[region]} and {row} "
+                    f"share region {region}"
+                )
+            seen[region] = row
+        return None
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """The symmetries mapping the grid onto itself, the regions relabelled."""
+        if len(self.grid) != n:
+            return ("identity",)
+        return tuple(name for name in BOARD_SYMMETRIES if self._keeps(name, n))
+
+    def _keeps(self, name: str, n: int) -> bool:
+        """Whether ``name`` maps every region onto a region (a bijection of the labels)."""
+        forward: dict[int, int] = {}
+        for r in range(n):
+            for c in range(n):
+                tr, tc = transform(name, (r, c), n)
+                if forward.setdefault(self.grid[r][c], self.grid[tr][tc]) != self.grid[tr][tc]:
+                    return False
+        return len(set(forward.values())) == len(forward)
+
+    def conditions(self) -> tuple[CondNode, ...]:
+        """The same rule as conditions: ``region(q[a]) != region(q[b])`` for rows a < b."""
+        rows = [Element(row, Var(self.colour, r)) for r, row in enumerate(self.grid)]
+        return tuple(Comparison("!=", a, b) for i, a in enumerate(rows) for b in rows[i + 1 :])
+
+    def __str__(self) -> str:
+        text = "/".join("".join(_REGION_SYMBOLS[g] for g in row) for row in self.grid)
+        return f"Regions(one q{self.colour} queen per region: {text})"
+
+
+@dataclass(frozen=True)
+class NoTouch:
+    """No two queens of ``colour`` touch, not even diagonally (king adjacency).
+
+    With one queen per row, only queens in adjacent rows can touch:
+    ``|q[r] - q[r+1]| != 1`` for every row r. Every board symmetry keeps it.
+
+    >>> NoTouch(0).violation(((0, 2, 1),), 3)
+    'NoTouch(no two q0 queens touch) fails: the queens of rows 1 and 2 touch'
+    """
+
+    colour: int = 0
+
+    def violation(self, by_colour: Columns, n: int) -> str | None:
+        """The first two touching queens, as a sentence; None if none touch."""
+        columns = by_colour[self.colour]
+        for row in range(len(columns) - 1):
+            if abs(columns[row] - columns[row + 1]) == 1:
+                return f"{self} fails: the queens of rows {row} and {row + 1} touch"
+        return None
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """Every board symmetry maps touching queens to touching queens."""
+        return BOARD_SYMMETRIES
+
+    def conditions(self, n: int) -> tuple[CondNode, ...]:
+        """The same rule as conditions: ``abs(q[r] - q[r+1]) != 1`` for every row r."""
+        c = self.colour
+        return tuple(
+            Comparison("!=", Operator("abs", (Operator("-", (Var(c, r), Var(c, r + 1))),)), 1)
+            for r in range(n - 1)
+        )
+
+    def __str__(self) -> str:
+        return f"NoTouch(no two q{self.colour} queens touch)"
+
+
 Constraint = (
     AllDifferent
     | Forbidden
@@ -365,6 +529,8 @@ Constraint = (
     | Invariant
     | Toroidal
     | KnightMoves
+    | Regions
+    | NoTouch
     | Where
 )
 

@@ -36,13 +36,16 @@ class Problem:
     Each colour places one queen per row; no two queens of one colour attack
     each other; no cell holds two queens; ``placed`` are colour-0 queens that
     every solution contains. ``extra`` holds further constraints that narrow
-    the same problem: the splitter's colour-1 queens, symmetry-breaking rules.
+    the same problem: the splitter's colour-1 queens, symmetry-breaking rules,
+    regions. ``diagonals`` False leaves the long diagonals out: the queens
+    attack along rows and columns only (rooks: one per row and column).
     """
 
     board: Board
     colours: int = 1
     placed: tuple[Cell, ...] = ()
     extra: tuple[Constraint, ...] = ()
+    diagonals: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.board, Board):
@@ -62,6 +65,8 @@ class Problem:
             rows[cell[0]] = cell
         object.__setattr__(self, "placed", placed)
         object.__setattr__(self, "extra", tuple(self.extra))
+        if not isinstance(self.diagonals, bool):
+            raise TypeError(f"diagonals must be True or False, got {self.diagonals!r}")
         check_queens(self.n, self.colours)
 
     @property
@@ -72,8 +77,9 @@ class Problem:
     @property
     def constraints(self) -> tuple[Constraint, ...]:
         """The whole problem as declarative constraint objects."""
+        offsets = (0, 1, -1) if self.diagonals else (0,)
         result: list[Constraint] = [
-            AllDifferent(colour, offset) for colour in range(self.colours) for offset in (0, 1, -1)
+            AllDifferent(colour, offset) for colour in range(self.colours) for offset in offsets
         ]
         if self.board.blocked:
             result.append(Forbidden(self.board.blocked))
@@ -182,4 +188,6 @@ class Problem:
 
     def __str__(self) -> str:
         head = f"Model: {self.n}x{self.n} board, {self.colours} colour(s) of {self.n} queens"
+        if not self.diagonals:
+            head += " (no diagonals: rows and columns attack)"
         return "\n".join([head, *(f"  {c}" for c in self.constraints)])
