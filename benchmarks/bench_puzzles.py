@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import statistics
@@ -94,6 +95,33 @@ def generated(size: int, stars: int, count: int, base: int) -> tuple[list[Puzzle
         seconds.append(time.perf_counter() - start)
         puzzles.append(puzzle)
     return puzzles, seconds
+
+
+CACHE = HERE / "puzzles_generated.json"
+
+
+def cached(size: int, stars: int, count: int, base: int) -> list[Puzzle]:
+    """Puzzles from seeds base, base+1, ..., read from :data:`CACHE` or generated and saved.
+
+    The cache holds each puzzle's letter grid under its size, stars and seed;
+    deleting it regenerates the same puzzles (``Puzzle.generate`` is
+    reproducible from its seed). Each read puzzle is checked unique again.
+    """
+    store = json.loads(CACHE.read_text()) if CACHE.exists() else {}
+    shelf = store.setdefault(f"{size}x{size}, {stars} star(s)", {})
+    puzzles = []
+    for seed in range(base, base + count):
+        if str(seed) in shelf:
+            puzzle = Puzzle.parse(shelf[str(seed)])
+            assert puzzle.is_unique(), f"the cached puzzle of seed {seed} is not unique"
+        else:
+            puzzle, _ = Puzzle.generate(size, stars, seed=seed)
+            shelf[str(seed)] = puzzle.to_text()
+            if len(shelf) % 50 == 0:
+                CACHE.write_text(json.dumps(store, indent=0, sort_keys=True) + "\n")
+        puzzles.append(puzzle)
+    CACHE.write_text(json.dumps(store, indent=0, sort_keys=True) + "\n")
+    return puzzles
 
 
 def verdict(met: bool) -> str:

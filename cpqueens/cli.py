@@ -143,10 +143,16 @@ def add_problem_options(parser: argparse.ArgumentParser, unique: bool = True) ->
     """
     parser.add_argument("n", metavar="N", nargs="?", type=int, help="the board size")
     parser.add_argument(
-        "--board", metavar="FILE", help="read the board (n and blocked cells) from FILE, - = stdin"
+        "--board",
+        metavar="FILE",
+        help="read the board (n, blocked cells, drawn queens placed) from FILE, - = stdin",
     )
     parser.add_argument(
-        "--colours", metavar="K", type=int, default=1, help="colours of queens (default 1)"
+        "--colours",
+        metavar="K",
+        type=int,
+        default=None,
+        help="colours of queens (default 1, or the colours of the board file's queens)",
     )
     parser.add_argument(
         "--placed",
@@ -556,6 +562,11 @@ def run_optimize(args: argparse.Namespace) -> int:
         board = read_board(args.board)
         if n is not None and n != board.n:
             raise UsageError(f"N is {n} but the board in {args.board!r} is {board.n}x{board.n}")
+        if board.queens:
+            raise UsageError(
+                f"the board in {args.board!r} has queens drawn on it: optimize reads blocked "
+                "cells only ('.' free, '#' blocked)"
+            )
         n, blocked = board.n, board.blocked
     if n is None:
         raise UsageError("give the board size N or a board file with --board")

@@ -55,6 +55,23 @@ def test_solve_board_reads_back_with_its_queens(folder):
     assert json.loads(again.stdout) == {"unique": True, "solutions": [list(map(list, SOLUTION_5))]}
 
 
+def test_a_drawn_solution_pins_a_grid_of_two(folder):
+    # Two solutions; the drawn one read back has its queens as givens: one solution left.
+    (folder / "two.txt").write_text(TWO_SOLUTIONS)
+    assert run("count", "two.txt", cwd=folder).stdout == "2\n"
+    result = run("solve", "two.txt", cwd=folder)
+    (folder / "solved.txt").write_text(result.stdout)
+    drawn = json.loads(run("solve", "two.txt", "--format", "json", cwd=folder).stdout)["queens"]
+    assert result.stdout.count("*") == 5
+    assert run("count", "solved.txt", cwd=folder).stdout == "1\n"
+    again = run("solve", "solved.txt", "--format", "json", cwd=folder)
+    assert json.loads(again.stdout) == {"queens": drawn}
+    givens = [[r, c] for r, c in drawn[:2]]  # two of them, through the JSON form
+    obj = {"n": 5, "regions": [[ord(ch) - 65 for ch in line] for line in TWO_SOLUTIONS.split()]}
+    (folder / "two.json").write_text(json.dumps({**obj, "givens": {"queens": givens}}))
+    assert run("count", "two.json", cwd=folder).stdout == "1\n"
+
+
 def test_solve_svg(folder):
     result = run("solve", "queens.json", "--format", "svg", "--backend", "cpsat", cwd=folder)
     root = ET.fromstring(result.stdout)

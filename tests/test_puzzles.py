@@ -206,6 +206,57 @@ def test_a_drawn_solution_reads_back_with_its_queens_as_givens():
     assert back.solve() == SOLUTION_5
 
 
+@st.composite
+def drawn_puzzles(draw):
+    """A random region grid (regions numbered in reading order), givens, and queens to draw."""
+    n = draw(st.integers(1, 9))
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    flat = draw(st.permutations(range(n))) + draw(
+        st.lists(st.integers(0, n - 1), min_size=n * n - n, max_size=n * n - n)
+    )
+    order: dict[int, int] = {}
+    for g in flat:
+        order.setdefault(g, len(order))
+    regions = [[order[flat[r * n + c]] for c in range(n)] for r in range(n)]
+    picked = draw(st.lists(st.sampled_from(cells), unique=True, max_size=min(n * n, 8)))
+    split = draw(st.lists(st.integers(0, 2), min_size=len(picked), max_size=len(picked)))
+    kinds = list(zip(picked, split, strict=True))
+    queens, blocked, drawn = ([cell for cell, s in kinds if s == k] for k in range(3))
+    puzzle = Puzzle(
+        n,
+        regions,
+        stars=draw(st.integers(1, (n + 1) // 2)),
+        queens=queens,
+        blocked=blocked,
+        diagonals=draw(st.booleans()),
+        labels=draw(st.permutations(SYMBOLS).map(lambda s: "".join(s[:n]))),
+    )
+    return puzzle, drawn
+
+
+SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=drawn_puzzles())
+def test_every_drawn_puzzle_reads_back_with_its_queens_as_givens(case):
+    puzzle, drawn = case
+    with_drawn = Puzzle(
+        puzzle.n,
+        puzzle.regions,
+        stars=puzzle.stars,
+        queens=(*puzzle.queens, *drawn),
+        blocked=puzzle.blocked,
+        diagonals=puzzle.diagonals,
+    )
+    for text in (puzzle.to_text(drawn), puzzle.draw(drawn), puzzle.draw(drawn, colour=True)):
+        back = Puzzle.parse(text)
+        assert back == with_drawn
+        assert back.labels == puzzle.labels
+    assert Puzzle.parse(puzzle.to_text()) == puzzle
+    assert Puzzle.from_json(json.dumps(puzzle.to_json())) == puzzle
+
+
 def test_json_form_of_the_issue():
     obj = {
         "n": 4,
