@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 import xml.etree.ElementTree as ET
 from itertools import combinations, pairwise, permutations
 
@@ -108,6 +109,72 @@ def assert_engines_agree(puzzle, expected):
         assert puzzle.is_unique(backend=engine) == (len(expected) == 1), engine
     for queens in expected:
         assert puzzle.violations(queens) == []
+
+
+#: OEIS A002464 (Hertzsprung's problem): permutations of n with no two neighbours adjacent,
+#: the solutions of a grid whose regions are its rows (one queen per row, column, none touching).
+A002464 = [1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306]
+
+
+@pytest.mark.parametrize("budget", [1, 7, 1 << 20])
+def test_a_search_paused_every_few_candidates_counts_the_same(monkeypatch, budget):
+    # The compiled search hands control back every BUDGET candidates and resumes from its arrays.
+    from cpqueens.backends import regions_bitmask
+
+    monkeypatch.setattr(regions_bitmask, "BUDGET", budget)
+    for n, expected in enumerate(A002464[:8], start=1):
+        assert Puzzle(n, tuple((r,) * n for r in range(n))).count() == expected
+    assert Puzzle(8, tuple(tuple(range(8)) for _ in range(8)), diagonals=True).count() == 92
+    rng = random.Random(budget)
+    for _ in range(8):
+        n = rng.choice((5, 6))
+        regions = random_regions(n, rng)
+        found = oracle(n, regions)
+        puzzle = Puzzle(n, regions)
+        assert puzzle.solutions(backend="bitmask") == found
+        assert puzzle.count(limit=2) == min(2, len(found))
+    star = Puzzle(8, random_regions(8, rng), stars=2)
+    assert star.count() == len(oracle(8, star.regions, stars=2))
+
+
+def test_rows_as_regions_count_hertzsprungs_problem():
+    for n, expected in enumerate(A002464, start=1):
+        assert Puzzle(n, tuple((r,) * n for r in range(n))).count() == expected
+
+
+#: Rows as regions, 3 stars on 14 x 14: billions of solutions.
+ROWS_14 = Puzzle(14, tuple((r,) * 14 for r in range(14)), stars=3)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_time_limit_ends_a_huge_count(engine):
+    start = time.monotonic()
+    with pytest.raises(cpqueens.IncompleteSearchError) as caught:
+        ROWS_14.count(backend=engine, time_limit=0.3)
+    assert time.monotonic() - start < 30  # stopped, not run to the end
+    message = str(caught.value)
+    assert message.startswith("the time limit of 0.3 s ended the search before it was complete; ")
+    assert message.endswith(" solution(s) found by then")
+
+
+def test_every_puzzle_verb_takes_a_time_limit():
+    small = Puzzle.parse(QUEENS_5)
+    now = 1e-9  # passed before the first check
+    assert small.solve(time_limit=10) == SOLUTION_5
+    assert small.check(time_limit=10) == (True, [SOLUTION_5])
+    assert small.is_unique(time_limit=10) and small.count(time_limit=10) == 1
+    assert small.explain(time_limit=10).queens == SOLUTION_5
+    for call in (
+        lambda: small.explain(time_limit=now),
+        lambda: small.rate(time_limit=now),
+        lambda: ROWS_14.solutions(time_limit=0.2),
+        lambda: Puzzle.generate(14, 3, seed=1, time_limit=0.2),
+    ):
+        with pytest.raises(cpqueens.IncompleteSearchError, match="^the time limit of "):
+            call()
+    for bad, error in ((0, ValueError), (-1.0, ValueError), ("1", TypeError), (True, TypeError)):
+        with pytest.raises(error, match=r"^time_limit must be None or a number of seconds > 0"):
+            small.count(time_limit=bad)
 
 
 def test_the_oracle_itself():

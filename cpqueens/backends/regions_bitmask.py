@@ -2,7 +2,9 @@
 
 Each row's candidates are its subsets of ``stars`` allowed columns with no two
 adjacent (``itertools.combinations`` over the free cells, every given queen
-of the row included); the compiled kernel does the rest.
+of the row included); the compiled kernel does the rest, in slices of
+:data:`BUDGET` candidates: between them Python sees Ctrl-C (a
+``KeyboardInterrupt``) and the time limit (``deadline``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from cpqueens.vocabulary.checks import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "bitmask"
+#: The candidates one kernel call tries before it hands control back (some 10-50 ms).
+BUDGET = 1 << 20
 
 
 def row_candidates(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
@@ -35,9 +40,9 @@ def row_candidates(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
 
 @cache
 def _compiled():  # type: ignore[no-untyped-def]
-    from cpqueens.kernels.regions import search
+    from cpqueens.kernels import regions
 
-    return search
+    return regions
 
 
 def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.ndarray, ...]:
@@ -74,36 +79,54 @@ def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.n
 
 
 def search(
-    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2, rng: random.Random | None = None
+    puzzle: RegionPuzzle,
+    limit: int | None = None,
+    keep: int = 2,
+    rng: random.Random | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[int, list[tuple[Cell, ...]]]:
     """The number of solutions (stopping at ``limit``, None: all) and the first ``keep`` of them.
 
     Solutions come in lexicographic order of their rows' columns (in a random
-    order of each row's candidates with ``rng``), each as sorted (row, col) cells.
+    order of each row's candidates with ``rng``), each as sorted (row, col)
+    cells. A ``deadline`` that passes first raises ``IncompleteSearchError``
+    naming the limit and the solutions found by then.
     """
     n = puzzle.n
     region, masks, columns, start, cells = arrays(puzzle, rng)
     out = np.zeros((max(keep, 0), n), dtype=np.int64)
     if len(masks) == 0:
         return 0, []
-    total = _compiled()(
-        n, puzzle.stars, puzzle.diagonals, region, masks, columns, start, cells, limit or 0, out
-    )
+    kernel = _compiled()
+    state, counters = kernel.first_state(n, start)
+    args = (n, puzzle.stars, puzzle.diagonals, region, masks, columns, start, cells, limit or 0)
+    while kernel.search(*args, out, state, counters, BUDGET) == kernel.PAUSED:
+        if deadline is not None and deadline.left() == 0:
+            raise partial(deadline, int(counters[1]))
+    total = int(counters[1])
     found = [
         tuple((row, c) for row in range(n) for c in range(n) if (int(out[i, row]) >> c) & 1)
         for i in range(min(total, len(out)))
     ]
-    return int(total), found
+    return total, found
 
 
-def count(puzzle: RegionPuzzle, limit: int | None = None) -> int:
+def partial(deadline: Deadline, found: int) -> Exception:
+    """The deadline's error, with the number of solutions found before it."""
+    error = deadline.error()
+    return type(error)(f"{error}; {found:,} solution(s) found by then")
+
+
+def count(puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None) -> int:
     """The number of solutions, stopping at ``limit`` (None: every one)."""
-    return search(puzzle, limit, keep=0)[0]
+    return search(puzzle, limit, keep=0, deadline=deadline)[0]
 
 
-def solutions(puzzle: RegionPuzzle, limit: int | None = None) -> list[tuple[Cell, ...]]:
+def solutions(
+    puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None
+) -> list[tuple[Cell, ...]]:
     """The solutions (the first ``limit`` of them), each as sorted (row, col) cells."""
     if limit is None:
-        total = count(puzzle)
-        return search(puzzle, total, keep=total)[1]
-    return search(puzzle, limit, keep=limit)[1]
+        total = count(puzzle, deadline=deadline)
+        return search(puzzle, total, keep=total, deadline=deadline)[1]
+    return search(puzzle, limit, keep=limit, deadline=deadline)[1]
