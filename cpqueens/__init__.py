@@ -5,6 +5,9 @@
 4
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from cpqueens.backends import backends
 from cpqueens.errors import (
     BackendUnavailableError,
@@ -17,8 +20,6 @@ from cpqueens.errors import (
     WorkerLostError,
 )
 from cpqueens.model import Model, model
-from cpqueens.tasks.optimise import CellModel, Optimum, cells, domination, independence, peaceable
-from cpqueens.tasks.puzzles import Puzzle
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.expressions import (
     Condition,
@@ -29,7 +30,44 @@ from cpqueens.vocabulary.expressions import (
 )
 from cpqueens.vocabulary.solution import Solution
 
+if TYPE_CHECKING:  # loaded on first use (below): a count never pays their import
+    from cpqueens.tasks.optimise import (
+        CellModel,
+        Optimum,
+        cells,
+        domination,
+        independence,
+        peaceable,
+    )
+    from cpqueens.tasks.puzzles import Puzzle
+
 __version__ = "0.1.0"
+
+#: name -> the module that defines it, imported the first time the name is read.
+_LAZY = {
+    "CellModel": "cpqueens.tasks.optimise",
+    "Optimum": "cpqueens.tasks.optimise",
+    "cells": "cpqueens.tasks.optimise",
+    "domination": "cpqueens.tasks.optimise",
+    "independence": "cpqueens.tasks.optimise",
+    "peaceable": "cpqueens.tasks.optimise",
+    "Puzzle": "cpqueens.tasks.puzzles",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the puzzle and optimisation names on first use (PEP 562)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'cpqueens' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, the lazy ones included."""
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "BackendUnavailableError",

@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -386,12 +387,46 @@ def dask_client(address: str) -> Iterator[Any]:
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise UsageError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
     try:
-        yield client
+        with _quiet_on_signals():
+            yield client
     except BaseException:
         logging.disable(logging.CRITICAL)
         client.close()
         raise
     client.close()
+
+
+@contextmanager
+def _quiet_on_signals() -> Iterator[None]:
+    """Turn logging off the moment Ctrl-C or SIGTERM arrives, then let the signal act as before.
+
+    The runner cancels the cluster's tasks while the interrupt travels up to
+    ``dask_client``; a result cancelled in transit makes Dask's event loop
+    thread log an error (tornado's InvalidStateError) before logging would be
+    turned off there.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+
+    def quiet(number: int, frame: Any) -> None:
+        logging.disable(logging.CRITICAL)
+        handler = previous[number]
+        if callable(handler):  # Python's default for SIGINT raises KeyboardInterrupt
+            handler(number, frame)
+        else:  # SIG_DFL or SIG_IGN: as the process would have without us
+            signal.signal(number, handler)
+            if handler == signal.SIG_DFL:
+                signal.raise_signal(number)
+
+    for number in previous:
+        signal.signal(number, quiet)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def add_any_options(solve: argparse.ArgumentParser) -> None:

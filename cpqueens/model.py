@@ -20,8 +20,6 @@ from cpqueens.errors import CrossCheckError
 from cpqueens.strategies.planner import AUTO, BackendName, resolve
 from cpqueens.strategies.symmetry import leader
 from cpqueens.tasks import count as count_task
-from cpqueens.tasks import decide as decide_task
-from cpqueens.tasks import find as find_task
 from cpqueens.vocabulary import summary
 from cpqueens.vocabulary.board import Board, check_cells, check_size
 from cpqueens.vocabulary.checks import check_time_limit
@@ -175,6 +173,8 @@ class Model(Problem):
         >>> model(8).first().columns
         (0, 4, 7, 5, 2, 6, 1, 3)
         """
+        from cpqueens.tasks import decide as decide_task  # on first use: counts never load it
+
         found = decide_task.first(self, backend, check_time_limit(time_limit))
         return None if found is None else Solution(found, self.board, self.symmetries())
 
@@ -190,6 +190,8 @@ class Model(Problem):
         >>> model(3).exists(), model(4).exists()
         (False, True)
         """
+        from cpqueens.tasks import decide as decide_task  # on first use: counts never load it
+
         return decide_task.exists(self, backend, check_time_limit(time_limit))
 
     def find(
@@ -208,6 +210,8 @@ class Model(Problem):
         >>> model(3).find() is None
         True
         """
+        from cpqueens.tasks import find as find_task  # on first use: counts never load it
+
         return find_task.find(self, backend, time_limit)
 
     def to_cpsat(self) -> tuple[Any, list[list[Any]]]:

@@ -5,11 +5,14 @@ the site, as committed (the docs are versioned with the code, and nothing is
 copied by hand), and the marker ``<!-- results-pages -->`` in a page becomes
 a list of links to all of them, so a new result file is listed by itself.
 The marker ``<!-- cli-help -->`` becomes the ``--help`` text of ``cpqueens``
-and of each of its commands, read from the parser itself.
+and of each of its commands, read from the parser itself. The docstrings'
+Sphinx roles (``:class:`Board```), which mkdocstrings leaves as text, are
+shown as the code they name.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,8 @@ from mkdocs.structure.files import File, Files
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "<!-- results-pages -->"
 CLI_MARKER = "<!-- cli-help -->"
+#: A Sphinx role as rendered into HTML: ``:class:`` then the code it names.
+ROLE = re.compile(r":(?:py:)?(?:class|func|meth|mod|attr|data|exc|obj|const):(<code>)")
 
 
 def results() -> list[tuple[str, str]]:
@@ -71,3 +76,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files, **kwar
         for name, title in results()
     ]
     return markdown.replace(MARKER, "\n".join(links))
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files, **kwargs: Any) -> str:
+    """Drop the Sphinx role prefixes (``:class:``) that docstrings carry into the API pages."""
+    return ROLE.sub(r"\1", html)

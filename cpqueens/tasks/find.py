@@ -36,8 +36,9 @@ from cpqueens.backends import (
 )
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
-from cpqueens.strategies.planner import check_width
+from cpqueens.strategies.planner import check_width, resolve
 from cpqueens.vocabulary import verify
+from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import AllDifferent, Disjoint, Forbidden, Placed, Toroidal
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.solution import Solution
@@ -59,6 +60,10 @@ DFS_MAX_VARIABLES = 512
 CPSAT_WORKERS = 2
 #: How often (seconds) a wait looks again at the clock and at Ctrl-C.
 POLL = 0.05
+#: Boards of at most this many queens are answered by exists()'s compiled
+#: search alone: it settles them at once, while loading the race's kernels (the
+#: local search, the MRV and line searches) took seconds in a fresh process.
+SMALL_QUEENS = 12
 #: From this many queens on, the local search's start and steps run in a thread that the
 #: deadline does not wait for: a random start of a million rows takes seconds.
 BOUNDED_FROM_QUEENS = 20_000
@@ -143,6 +148,8 @@ def _search(
             if built is not None and verify.violation(model, built) is None:
                 return built
     searcher = dfs = lines = None
+    if backend == "auto" and local and model.n * model.colours <= SMALL_QUEENS:
+        return _small(model, limit)
     if backend == "auto" and local:
         from cpqueens.kernels import mrv_search
         from cpqueens.kernels.local_search import Search
@@ -212,6 +219,18 @@ def _search(
     finally:
         if member is not None:
             member.stop()
+
+
+def _small(model: Problem, limit: float | None) -> Columns | None:
+    """exists()'s answer on a small board: the chosen engine's own search, complete and instant."""
+    engine = get(resolve(model, "auto"))
+    if capabilities(resolve(model, "auto")).decides and engine.decides(model):
+        return engine.first(model, None if limit is None else Deadline(limit), False)
+    found = engine.solutions(model, time_limit=limit)
+    try:
+        return next(found, None)
+    finally:
+        found.close()
 
 
 def _bounded(
