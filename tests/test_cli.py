@@ -83,11 +83,14 @@ def test_what_cpqueens_prints_reads_back(tmp_path):
     path.write_text(str(cpqueens.Board(6)) + "\n")
     result = run("count", "--board", str(path), *B)
     assert (result.returncode, result.stdout, result.stderr) == (0, "4\n", "")
-    # A drawn solution ('#' blocked, 'Q' and 'W' queens) reads back as its board.
+    # A drawn solution ('#' blocked, 'Q' and 'W' queens) reads back with its queens placed:
+    # of the board's 2 solutions, only itself is left.
     solved = run("solve", "--board", "-", "--colours", "2", "--limit", "1", *B,
                  stdin="0111\n1111\n1111\n1110\n")  # fmt: skip
     assert solved.stdout == "#QW.\nW..Q\nQ..W\n.WQ#\n\n"
     result = run("count", "--board", "-", "--colours", "2", *B, stdin=solved.stdout)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "1\n", "")
+    result = run("count", "--board", "-", "--colours", "2", *B, stdin="0111\n1111\n1111\n1110\n")
     assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
 
 

@@ -10,7 +10,7 @@ of the row included); the compiled kernel does the rest, in slices of
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING
 
@@ -49,13 +49,45 @@ def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.n
     """The kernel's inputs: region grid, candidate masks and columns, row starts, region cells.
 
     ``rng`` shuffles each row's candidates, so the first solution found is a random one.
+    Without it, the candidates depend on the size, the stars and the givens
+    only, not on the regions: they are computed once for all the puzzles that
+    share those (the generator tries thousands of region grids), and the
+    arrays are shared, read by the kernel, never written.
     """
     n = puzzle.n
     region = np.array([g for row in puzzle.regions for g in row], dtype=np.int64)
+    if rng is None:
+        masks, columns, start = _candidates(n, puzzle.stars, puzzle.blocked, puzzle.queens)
+    else:
+        masks, columns, start = _candidate_arrays(puzzle, rng)
+    cells = np.zeros(n * n, dtype=np.int64)
+    blocked = set(puzzle.blocked)
+    for row, groups in enumerate(puzzle.regions):
+        for c, g in enumerate(groups):
+            if (row, c) not in blocked:
+                cells[row * n + g] |= 1 << c
+    return region, masks, columns, start, cells
+
+
+@lru_cache(maxsize=32)
+def _candidates(
+    n: int, k: int, blocked: tuple[Cell, ...], queens: tuple[Cell, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The candidate arrays of every puzzle of this size, stars and givens (regions aside)."""
+    from cpqueens.vocabulary.regions import RegionPuzzle
+
+    rows = RegionPuzzle(n, tuple((r,) * n for r in range(n)), k, queens, blocked)
+    return _candidate_arrays(rows, None)
+
+
+def _candidate_arrays(
+    puzzle: RegionPuzzle, rng: random.Random | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's candidates (shuffled with ``rng``) as masks, their columns, the row starts."""
     masks: list[int] = []
     columns: list[int] = []
     start = [0]
-    for row in range(n):
+    for row in range(puzzle.n):
         combos = row_candidates(puzzle, row)
         if rng is not None:
             rng.shuffle(combos)
@@ -63,18 +95,10 @@ def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.n
             masks.append(sum(1 << c for c in combo))
             columns.extend(combo)
         start.append(len(masks))
-    cells = np.zeros(n * n, dtype=np.int64)
-    blocked = set(puzzle.blocked)
-    for row in range(n):
-        for c in range(n):
-            if (row, c) not in blocked:
-                cells[row * n + puzzle.regions[row][c]] |= 1 << c
     return (
-        region,
         np.array(masks, dtype=np.int64),
         np.array(columns, dtype=np.int64),
         np.array(start, dtype=np.int64),
-        cells,
     )
 
 
