@@ -106,8 +106,10 @@ def generated(size: int, stars: int, count: int, base: int) -> tuple[list[Puzzle
 CACHE = HERE / "puzzles_generated.json"
 
 
-def cached(size: int, stars: int, count: int, base: int) -> list[Puzzle]:
-    """Puzzles from seeds base, base+1, ..., read from :data:`CACHE` or generated and saved.
+def cached(
+    size: int, stars: int, count: int, base: int, seeds: list[int] | None = None
+) -> list[Puzzle]:
+    """Puzzles from seeds base, base+1, ... (or ``seeds``), read from :data:`CACHE` or generated.
 
     The cache holds each puzzle's letter grid under its size, stars and seed;
     deleting it regenerates the same puzzles (``Puzzle.generate`` is
@@ -116,7 +118,7 @@ def cached(size: int, stars: int, count: int, base: int) -> list[Puzzle]:
     store = json.loads(CACHE.read_text()) if CACHE.exists() else {}
     shelf = store.setdefault(f"{size}x{size}, {stars} star(s)", {})
     puzzles = []
-    for seed in range(base, base + count):
+    for seed in seeds if seeds is not None else range(base, base + count):
         if str(seed) in shelf:
             puzzle = Puzzle.parse(shelf[str(seed)])
             assert puzzle.is_unique(), f"the cached puzzle of seed {seed} is not unique"
@@ -145,6 +147,9 @@ def main() -> None:
     parser.add_argument("--eleven", type=int, default=1000, help="11x11 puzzles to pick 10 from")
     parser.add_argument("--stars10", type=int, default=100, help="10x10 two-star puzzles")
     parser.add_argument("--stars14", type=int, default=10, help="14x14 three-star puzzles")
+    parser.add_argument(
+        "--stars14-seeds", metavar="S,S,...", help="the 14x14 puzzles' seeds (default 14000, ...)"
+    )
     parser.add_argument("--generate", type=int, default=15, help="9x9 puzzles generated")
     parser.add_argument("--hard", type=int, default=7, help="hard 9x9 puzzles generated")
     args = parser.parse_args()
@@ -153,7 +158,8 @@ def main() -> None:
     daily = [p for n in (7, 8, 9) for p in cached(n, 1, args.daily, 1000 * n)]
     eleven = cached(11, 1, args.eleven, 11000)
     stars10 = cached(10, 2, args.stars10, 10000)
-    stars14 = cached(14, 3, args.stars14, 14000) if args.stars14 else []
+    seeds14 = [int(s) for s in args.stars14_seeds.split(",")] if args.stars14_seeds else None
+    stars14 = cached(14, 3, args.stars14, 14000, seeds14) if args.stars14 else []
     rows = []
 
     def goal(name: str, mine: list[float], theirs: list[float], budget: str, met: bool) -> None:

@@ -83,13 +83,15 @@ def main() -> None:
     parser.add_argument("--before", default="a4e838b", help="the git ref of the old kernel")
     parser.add_argument("--repeat", type=int, default=5, help="runs per puzzle and kernel")
     parser.add_argument("--print", action="store_true", help="print, do not append")
+    parser.add_argument("--stars14-seeds", metavar="S,S,...", help="as for bench_puzzles.py")
     args = parser.parse_args()
+    seeds14 = [int(s) for s in args.stars14_seeds.split(",")] if args.stars14_seeds else None
     old = old_kernel(args.before)
     sets = {
         "Queens 9x9 (20)": cached(9, 1, 20, 9000),
         "Queens 11x11 (1000)": cached(11, 1, 1000, 11000),
         "Star Battle 10x10, 2 stars (100)": cached(10, 2, 100, 10000),
-        "Star Battle 14x14, 3 stars (10)": cached(14, 3, 10, 14000),
+        "Star Battle 14x14, 3 stars (10)": cached(14, 3, 10, 14000, seeds14),
     }
     warm = sets["Queens 9x9 (20)"][0]
     run_old(old, warm), run_new(warm)  # compile both before timing
