@@ -170,7 +170,7 @@ def test_every_puzzle_verb_takes_a_time_limit():
         lambda: ROWS_14.solutions(time_limit=0.2),
         lambda: Puzzle.generate(14, 3, seed=1, time_limit=0.2),
     ):
-        with pytest.raises(cpqueens.IncompleteSearchError, match="^the time limit of "):
+        with pytest.raises(cpqueens.IncompleteSearchError, match=r"^the time limit of "):
             call()
     for bad, error in ((0, ValueError), (-1.0, ValueError), ("1", TypeError), (True, TypeError)):
         with pytest.raises(error, match=r"^time_limit must be None or a number of seconds > 0"):
