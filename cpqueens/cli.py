@@ -144,10 +144,16 @@ def add_problem_options(parser: argparse.ArgumentParser, unique: bool = True) ->
     """
     parser.add_argument("n", metavar="N", nargs="?", type=int, help="the board size")
     parser.add_argument(
-        "--board", metavar="FILE", help="read the board (n and blocked cells) from FILE, - = stdin"
+        "--board",
+        metavar="FILE",
+        help="read the board (n, blocked cells, drawn queens placed) from FILE, - = stdin",
     )
     parser.add_argument(
-        "--colours", metavar="K", type=int, default=1, help="colours of queens (default 1)"
+        "--colours",
+        metavar="K",
+        type=int,
+        default=None,
+        help="colours of queens (default 1, or the colours of the board file's queens)",
     )
     parser.add_argument(
         "--placed",
@@ -591,6 +597,11 @@ def run_optimize(args: argparse.Namespace) -> int:
         board = read_board(args.board)
         if n is not None and n != board.n:
             raise UsageError(f"N is {n} but the board in {args.board!r} is {board.n}x{board.n}")
+        if board.queens:
+            raise UsageError(
+                f"the board in {args.board!r} has queens drawn on it: optimize reads blocked "
+                "cells only ('.' free, '#' blocked)"
+            )
         n, blocked = board.n, board.blocked
     if n is None:
         raise UsageError("give the board size N or a board file with --board")
@@ -721,6 +732,7 @@ examples:
   cpqueens puzzle count queens.txt                the exact number of solutions
   cpqueens puzzle explain queens.txt              a player's deduction steps and the difficulty
   cpqueens puzzle new --size 9 --difficulty hard --seed 7 --format json
+  cpqueens puzzle count big.txt --time-limit 10   an error, not a number, past 10 s
 
 A puzzle file ('-' for stdin) is a letter grid (one region letter or digit per
 cell, one row per line; '*' after a cell marks a given queen, '#' a blocked
@@ -741,11 +753,20 @@ def add_puzzle_commands(commands: Any) -> None:
     verbs = puzzle.add_subparsers(dest="verb", metavar="VERB", required=True)
     engines = choices()
 
+    def add_time_limit(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--time-limit",
+            metavar="S",
+            type=float,
+            help="give up after S seconds: an error, never a partial answer",
+        )
+
     def add_file(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "file", metavar="FILE", help="the puzzle: a letter grid or JSON; - = stdin"
         )
         parser.add_argument("--backend", choices=engines, default="auto", help="the engine")
+        add_time_limit(parser)
 
     solve = verbs.add_parser("solve", help="print the solution", **shared)
     add_file(solve)
@@ -763,6 +784,7 @@ def add_puzzle_commands(commands: Any) -> None:
         "file", metavar="FILE", help="the puzzle: a letter grid or JSON; - = stdin"
     )
     explain.add_argument("--format", choices=("text", "json"), default="text")
+    add_time_limit(explain)
     explain.set_defaults(run=run_puzzle_explain)
     new = verbs.add_parser("new", help="generate a puzzle with exactly one solution", **shared)
     new.add_argument("--size", metavar="N", type=int, required=True, help="the grid is N x N")
@@ -770,6 +792,7 @@ def add_puzzle_commands(commands: Any) -> None:
     new.add_argument("--difficulty", choices=DIFFICULTIES[:3], help="easy, medium or hard")
     new.add_argument("--seed", metavar="S", type=int, help="the same seed, the same puzzle")
     new.add_argument("--format", choices=("board", "json", "svg"), default="board")
+    add_time_limit(new)
     new.set_defaults(run=run_puzzle_new)
 
 
@@ -804,7 +827,7 @@ def _cells_json(cells: Any) -> list[list[int]]:
 def run_puzzle_solve(args: argparse.Namespace) -> int:
     """``cpqueens puzzle solve``: one solution as a grid, JSON or SVG."""
     puzzle = read_puzzle(args.file)
-    queens = puzzle.solve(backend=args.backend)
+    queens = puzzle.solve(backend=args.backend, time_limit=args.time_limit)
     if queens is None:
         print("cpqueens: no solution", file=sys.stderr)
         return 1
@@ -820,7 +843,7 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
 def run_puzzle_check(args: argparse.Namespace) -> int:
     """``cpqueens puzzle check``: unique or not, with up to two solutions."""
     puzzle = read_puzzle(args.file)
-    unique, found = puzzle.check(backend=args.backend)
+    unique, found = puzzle.check(backend=args.backend, time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps({"unique": unique, "solutions": [_cells_json(s) for s in found]}))
         return 0
@@ -838,13 +861,13 @@ def run_puzzle_check(args: argparse.Namespace) -> int:
 
 def run_puzzle_count(args: argparse.Namespace) -> int:
     """``cpqueens puzzle count``: the exact number of solutions."""
-    print(read_puzzle(args.file).count(backend=args.backend))
+    print(read_puzzle(args.file).count(backend=args.backend, time_limit=args.time_limit))
     return 0
 
 
 def run_puzzle_explain(args: argparse.Namespace) -> int:
     """``cpqueens puzzle explain``: the deduction steps and the difficulty."""
-    explanation = read_puzzle(args.file).explain()
+    explanation = read_puzzle(args.file).explain(time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps(explanation.to_json()))
     else:
@@ -857,7 +880,11 @@ def run_puzzle_new(args: argparse.Namespace) -> int:
     from cpqueens.tasks.puzzles import Puzzle
 
     puzzle, solution = Puzzle.generate(
-        args.size, args.stars, difficulty=args.difficulty, seed=args.seed
+        args.size,
+        args.stars,
+        difficulty=args.difficulty,
+        seed=args.seed,
+        time_limit=args.time_limit,
     )
     if args.format == "json":
         print(json.dumps({**puzzle.to_json(), "solution": _cells_json(solution)}))

@@ -259,7 +259,7 @@ def model(
     n: int | Board | RegionPuzzle,
     blocked: Iterable[Cell] = (),
     *,
-    colours: int = 1,
+    colours: int | None = None,
     placed: Iterable[Cell | tuple[int, int, int]] = (),
     toroidal: bool = False,
     knight: bool = False,
@@ -270,7 +270,8 @@ def model(
     """Build a model: an n x n board (or a ``Board``), blocked cells, colours, placed queens.
 
     - ``n``: the board size, an int >= 1, or a ``Board`` (its blocked cells
-      come along; ``Board.parse`` reads the judges' grids), or a one-star
+      come along, and its queens are placed; ``Board.parse`` reads the
+      judges' grids and cpqueens' drawings, queens included), or a one-star
       region puzzle (``cpqueens.Puzzle``: the Queens game), whose regions,
       no-touch rule, diagonals, given queens and blocked cells come along.
     - ``blocked``: cells where no queen of any colour may stand, as 0-based
@@ -279,7 +280,7 @@ def model(
       every row, no two queens of one colour attack each other, and no cell
       holds two queens. Solutions are ordered placements: with ``colours=2``
       (the "2n queens" problem) swapping black and white counts twice, as the
-      judges count.
+      judges count. Default: 1, or as many as the colours of a ``Board``'s queens.
     - ``placed``: queens every solution must contain, as 0-based
       ``(row, col)`` pairs of colour 0, or ``(row, col, colour)`` triples.
     - ``toroidal``: the diagonals wrap around the board's edges (toroidal
@@ -321,9 +322,14 @@ def model(
         n, placed, regions, no_touch, diagonals = _from_puzzle(n, placed, regions, diagonals)
     if isinstance(n, Board):
         board = Board(n.n, n.blocked + check_cells(blocked, n.n, "blocked cell"))
+        placed = (*n.queens, *placed)
+        if colours is None:
+            colours = 1 + max((colour for *_, colour in n.queens), default=0)
     else:
         size = check_size(n)
         board = Board(size, check_cells(blocked, size, "blocked cell"))
+    if colours is None:
+        colours = 1
     flags = ((toroidal, "toroidal"), (knight, "knight"), (diagonals, "diagonals"))
     for flag, name in (*flags, (no_touch, "no_touch")):
         if not isinstance(flag, bool):

@@ -51,7 +51,8 @@ def test_parse_tolerates_layout(text):
 
 
 def test_parse_one_by_one():
-    assert [Board.parse(text) for text in ("1", "*", ".", "Q")] == [Board(1)] * 4
+    assert [Board.parse(text) for text in ("1", "*", ".")] == [Board(1)] * 3
+    assert Board.parse("Q") == Board(1, queens=((0, 0, 0),))
     assert [Board.parse(text) for text in ("0", "#")] == [Board(1, ((0, 0),))] * 2
     # A lone '.' is cpqueens' drawing of a free cell; P1562's blocked cell needs format=.
     assert Board.parse(".", format="p1562") == Board(1, ((0, 0),))
@@ -213,14 +214,31 @@ def test_bools_floats_and_off_board_numpy_values_are_refused(call, error, messag
 # Round trips: whatever cpqueens prints reads back as the same board.
 
 
-def boards(max_n: int = 8) -> st.SearchStrategy[Board]:
-    """Random boards of size 1..max_n with any blocked cells (all free and all blocked too)."""
+def boards(max_n: int = 8, queens: bool = True) -> st.SearchStrategy[Board]:
+    """Random boards of size 1..max_n with any blocked cells (all free and all blocked too).
+
+    With ``queens``, some free cells hold a queen of any of the 26 drawn colours.
+    """
 
     def blocked(n: int) -> st.SearchStrategy[Board]:
         cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
         full = st.just(frozenset((r, c) for r in range(n) for c in range(n)))
         chosen = st.sets(cells, max_size=n * n) | full | st.just(frozenset())
-        return chosen.map(lambda cells: Board(n, tuple(cells)))
+        if not queens:
+            return chosen.map(lambda cells: Board(n, tuple(cells)))
+
+        def with_queens(closed: frozenset) -> st.SearchStrategy[Board]:
+            free = sorted({(r, c) for r in range(n) for c in range(n)} - closed)
+            if not free:
+                return st.just(Board(n, tuple(closed)))
+            drawn = st.dictionaries(
+                st.sampled_from(free), st.integers(0, len(COLOUR_LETTERS) - 1), max_size=n
+            )
+            return drawn.map(
+                lambda q: Board(n, tuple(closed), tuple((r, c, k) for (r, c), k in q.items()))
+            )
+
+        return chosen.flatmap(with_queens)
 
     return st.integers(1, max_n).flatmap(blocked)
 
@@ -232,12 +250,14 @@ def test_a_printed_board_reads_back_as_itself(board):
     assert Board.parse(text) == board
     assert Board.parse(text, format="drawing") == board
     assert Board.parse(f"{board.n}\n{text}\n") == board  # with a judge's size line
-    assert model_count(Board.parse(text)) == model_count(board)
+    free = board.without_queens()
+    assert Board.parse(str(free)) == free
+    assert model_count(Board.parse(str(free))) == model_count(free)
 
 
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), n=st.integers(4, 8), colours=st.integers(1, 2))
-def test_a_printed_solution_reads_back_as_its_board(data, n, colours):
+def test_a_printed_solution_reads_back_with_its_queens(data, n, colours):
     cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
     board = Board(n, tuple(data.draw(st.sets(cells, max_size=n // 2))))
     m = cpqueens.model(board, colours=colours)
@@ -245,9 +265,21 @@ def test_a_printed_solution_reads_back_as_its_board(data, n, colours):
     assume(solutions)
     solution = data.draw(st.sampled_from(solutions))
     text = str(solution)
-    assert Board.parse(text) == solution.board == board
-    counted = cpqueens.model(Board.parse(text), colours=colours).count(backend="bitmask")
-    assert counted == m.count(backend="bitmask")
+    back = Board.parse(text)
+    assert back.without_queens() == solution.board == board
+    assert sorted((c, r, k) for r, k, c in back.queens) == sorted(solution.cells)
+    # Its queens are placed: the solution itself is the only one left, on every engine.
+    again = cpqueens.model(back)
+    assert again.colours == colours
+    assert list(again.solutions(backend="bitmask")) == [solution]
+    assert again.count(backend="cpsat") == 1
+    # Some of its queens placed: the count is the number of solutions holding them.
+    kept = data.draw(st.sets(st.sampled_from(back.queens), max_size=len(back.queens)))
+    partial = cpqueens.model(Board(n, board.blocked, tuple(kept)), colours=colours)
+    expected = sum(
+        1 for s in m.solutions(backend="bitmask") if all(s.by_colour[k][r] == c for r, c, k in kept)
+    )
+    assert partial.count(backend="bitmask") == expected
 
 
 def test_a_printed_free_board_is_free():
@@ -257,12 +289,45 @@ def test_a_printed_free_board_is_free():
     assert model_count(Board.parse(printed)) == 4
 
 
-def test_every_queen_letter_is_a_free_cell():
+def test_every_queen_letter_is_a_queen_of_its_colour():
     n = len(COLOUR_LETTERS)
     rows = [
         "".join("#" if r == c else COLOUR_LETTERS[(r + c) % n] for c in range(n)) for r in range(n)
     ]
-    assert Board.parse("\n".join(rows)) == Board(n, tuple((i, i) for i in range(n)))
+    board = Board.parse("\n".join(rows))
+    assert board.blocked == tuple((i, i) for i in range(n))
+    assert board.queens == tuple((r, c, (r + c) % n) for r in range(n) for c in range(n) if r != c)
+    assert Board.parse("Q.\n.W").queens == ((0, 0, 0), (1, 1, 1))
+    assert Board.parse("A").queens == ((0, 0, COLOUR_LETTERS.index("A")),)
+
+
+def test_a_drawn_queen_is_placed():
+    # The seeds' 8-queens solution drawn with one queen: the 8x8 count with (0, 0) placed.
+    board = Board.parse("Q.......\n" + "........\n" * 7)
+    assert board.queens == ((0, 0, 0),)
+    assert cpqueens.model(board).count() == 4
+    assert cpqueens.model(board.without_queens()).count() == 92
+    assert cpqueens.model(Board.parse("WQ..\n....\n....\n....")).colours == 2
+
+
+@pytest.mark.parametrize(
+    "queens, error, message",
+    [
+        (((0, 0, 26),), ValueError,
+         "queen (0, 0, 26): colour 26 has no drawing letter: expected a colour from 0 to 25"),
+        (((0, 0, 0), (0, 0, 1)), ValueError,
+         "queens (0, 0, 0) and (0, 0, 1) share a cell: expected at most one queen per cell"),
+        (((1, 1, 0),), ValueError,
+         "queen (1, 1, 0) stands on a blocked cell: expected queens on free cells"),
+        (((0, 4, 0),), ValueError,
+         "queen (0, 4) is off the 4x4 board: row and column must be in 0..3"),
+        (((0, 0),), TypeError, "a board's queen must be a (row, col, colour) triple, got (0, 0)"),
+        ("Q", TypeError, "queens must be an iterable of (row, col, colour) triples, got 'Q'"),
+    ],
+)  # fmt: skip
+def test_bad_queens_on_a_board_are_refused(queens, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        Board(4, ((1, 1),), queens)
 
 
 def test_parse_a_judge_file_with_its_size_line():

@@ -83,11 +83,14 @@ def test_what_cpqueens_prints_reads_back(tmp_path):
     path.write_text(str(cpqueens.Board(6)) + "\n")
     result = run("count", "--board", str(path), *B)
     assert (result.returncode, result.stdout, result.stderr) == (0, "4\n", "")
-    # A drawn solution ('#' blocked, 'Q' and 'W' queens) reads back as its board.
+    # A drawn solution ('#' blocked, 'Q' and 'W' queens) reads back with its queens placed:
+    # of the board's 2 solutions, only itself is left.
     solved = run("solve", "--board", "-", "--colours", "2", "--limit", "1", *B,
                  stdin="0111\n1111\n1111\n1110\n")  # fmt: skip
     assert solved.stdout == "#QW.\nW..Q\nQ..W\n.WQ#\n\n"
     result = run("count", "--board", "-", "--colours", "2", *B, stdin=solved.stdout)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "1\n", "")
+    result = run("count", "--board", "-", "--colours", "2", *B, stdin="0111\n1111\n1111\n1110\n")
     assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
 
 
@@ -117,6 +120,26 @@ def test_count_a_board_file(tmp_path):
     path.write_text("****\n****\n****\n***.\n")
     result = run("count", "4", "--board", str(path), "--backend", "python-constraint")
     assert result.stdout == f"{len(oracle.solutions(4, blocked=[(3, 3)]))}\n"
+
+
+def test_a_drawn_solution_read_back_keeps_its_queens(tmp_path):
+    # What `solve` prints is a board file whose queens are placed: one solution is left.
+    drawn = run("solve", "--board", "-", "--colours", "2", "--limit", "1", *B,
+                stdin="0111\n1111\n1111\n1110\n").stdout  # fmt: skip
+    assert drawn == "#QW.\nW..Q\nQ..W\n.WQ#\n\n"
+    path = tmp_path / "solved.txt"
+    path.write_text(drawn)
+    result = run("count", "--board", str(path), *B)  # two colours: the letters say so
+    assert (result.returncode, result.stdout, result.stderr) == (0, "1\n", "")
+    result = run("solve", "--board", str(path), "--format", "columns", *B)
+    assert result.stdout == "2 4 1 3 | 3 1 4 2\n"
+    path.write_text("Q...\n....\n....\n....\n")  # a queen in the corner: no 4-queens solution
+    assert run("count", "--board", str(path), *B).stdout == "0\n"
+    result = run("count", "--board", str(path), "--colours", "2", *B)
+    assert result.stdout == f"{len(oracle.solutions(4, colours=2, placed=[(0, 0)]))}\n"
+    result = run("optimize", "domination", "--board", str(path))
+    assert result.returncode == 1  # as for any unreadable board file
+    assert result.stderr.startswith(f"cpqueens: error: the board in {str(path)!r} has queens")
 
 
 def test_unique_counts_and_representatives():

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -53,6 +56,23 @@ def test_solve_board_reads_back_with_its_queens(folder):
     (folder / "solved.txt").write_text(result.stdout)
     again = run("check", "solved.txt", "--format", "json", "--backend", "cpsat", cwd=folder)
     assert json.loads(again.stdout) == {"unique": True, "solutions": [list(map(list, SOLUTION_5))]}
+
+
+def test_a_drawn_solution_pins_a_grid_of_two(folder):
+    # Two solutions; the drawn one read back has its queens as givens: one solution left.
+    (folder / "two.txt").write_text(TWO_SOLUTIONS)
+    assert run("count", "two.txt", cwd=folder).stdout == "2\n"
+    result = run("solve", "two.txt", cwd=folder)
+    (folder / "solved.txt").write_text(result.stdout)
+    drawn = json.loads(run("solve", "two.txt", "--format", "json", cwd=folder).stdout)["queens"]
+    assert result.stdout.count("*") == 5
+    assert run("count", "solved.txt", cwd=folder).stdout == "1\n"
+    again = run("solve", "solved.txt", "--format", "json", cwd=folder)
+    assert json.loads(again.stdout) == {"queens": drawn}
+    givens = [[r, c] for r, c in drawn[:2]]  # two of them, through the JSON form
+    obj = {"n": 5, "regions": [[ord(ch) - 65 for ch in line] for line in TWO_SOLUTIONS.split()]}
+    (folder / "two.json").write_text(json.dumps({**obj, "givens": {"queens": givens}}))
+    assert run("count", "two.json", cwd=folder).stdout == "1\n"
 
 
 def test_solve_svg(folder):
@@ -160,3 +180,59 @@ def test_examples(tmp_path, example, first, last):
     lines = result.stdout.splitlines()
     assert lines[0].startswith(first) and lines[-1].endswith(last)
     assert ET.parse(picture).getroot().tag.endswith("svg")
+
+
+# -- limits: a time limit, and Ctrl-C, end a long puzzle search with one line ---------------------
+
+#: Rows as regions, 3 stars on 14 x 14: billions of solutions (a misread grid).
+ROWS_14 = "stars 3\n" + "\n".join(chr(65 + r) * 14 for r in range(14)) + "\n"
+
+
+def test_a_time_limit_ends_a_huge_count_with_one_line(tmp_path):
+    (tmp_path / "rows.txt").write_text(ROWS_14)
+    result = run("count", "rows.txt", "--time-limit", "1", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert re.fullmatch(
+        r"cpqueens: error: the time limit of 1 s ended the search before it was complete; "
+        r"[\d,]+ solution\(s\) found by then\n",
+        result.stderr,
+    ), result.stderr
+    result = run("count", "rows.txt", "--time-limit", "1", "--backend", "cpsat", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.startswith("cpqueens: error: the time limit of 1 s ended the search")
+    result = run("count", "rows.txt", "--time-limit", "0", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (
+        1,
+        "cpqueens: error: time_limit must be None or a number of seconds > 0, got 0.0\n",
+    )
+
+
+def test_a_time_limit_ends_a_long_generation_with_one_line(tmp_path):
+    result = run("new", "--size", "14", "--stars", "3", "--seed", "1", "--time-limit", "0.3",
+                 cwd=tmp_path)  # fmt: skip
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1,
+        "",
+        "cpqueens: error: the time limit of 0.3 s ended the generation before it found a "
+        "14x14 puzzle\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "args", [("count", "rows.txt"), ("new", "--size", "14", "--stars", "3", "--seed", "1")]
+)
+def test_ctrl_c_stops_a_long_puzzle_search_at_once(tmp_path, args):
+    (tmp_path / "rows.txt").write_text(ROWS_14)
+    job = subprocess.Popen(
+        [sys.executable, "-m", "cpqueens", "puzzle", *args],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)  # imported, and deep in the search (the whole search takes far longer)
+    assert job.poll() is None
+    job.send_signal(signal.SIGINT)
+    out, err = job.communicate(timeout=30)
+    assert (job.returncode, out, err) == (130, "", "cpqueens: interrupted\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 import xml.etree.ElementTree as ET
 from itertools import combinations, pairwise, permutations
 
@@ -110,6 +111,72 @@ def assert_engines_agree(puzzle, expected):
         assert puzzle.violations(queens) == []
 
 
+#: OEIS A002464 (Hertzsprung's problem): permutations of n with no two neighbours adjacent,
+#: the solutions of a grid whose regions are its rows (one queen per row, column, none touching).
+A002464 = [1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306]
+
+
+@pytest.mark.parametrize("budget", [1, 7, 1 << 20])
+def test_a_search_paused_every_few_candidates_counts_the_same(monkeypatch, budget):
+    # The compiled search hands control back every BUDGET candidates and resumes from its arrays.
+    from cpqueens.backends import regions_bitmask
+
+    monkeypatch.setattr(regions_bitmask, "BUDGET", budget)
+    for n, expected in enumerate(A002464[:8], start=1):
+        assert Puzzle(n, tuple((r,) * n for r in range(n))).count() == expected
+    assert Puzzle(8, tuple(tuple(range(8)) for _ in range(8)), diagonals=True).count() == 92
+    rng = random.Random(budget)
+    for _ in range(8):
+        n = rng.choice((5, 6))
+        regions = random_regions(n, rng)
+        found = oracle(n, regions)
+        puzzle = Puzzle(n, regions)
+        assert puzzle.solutions(backend="bitmask") == found
+        assert puzzle.count(limit=2) == min(2, len(found))
+    star = Puzzle(8, random_regions(8, rng), stars=2)
+    assert star.count() == len(oracle(8, star.regions, stars=2))
+
+
+def test_rows_as_regions_count_hertzsprungs_problem():
+    for n, expected in enumerate(A002464, start=1):
+        assert Puzzle(n, tuple((r,) * n for r in range(n))).count() == expected
+
+
+#: Rows as regions, 3 stars on 14 x 14: billions of solutions.
+ROWS_14 = Puzzle(14, tuple((r,) * 14 for r in range(14)), stars=3)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_time_limit_ends_a_huge_count(engine):
+    start = time.monotonic()
+    with pytest.raises(cpqueens.IncompleteSearchError) as caught:
+        ROWS_14.count(backend=engine, time_limit=0.3)
+    assert time.monotonic() - start < 30  # stopped, not run to the end
+    message = str(caught.value)
+    assert message.startswith("the time limit of 0.3 s ended the search before it was complete; ")
+    assert message.endswith(" solution(s) found by then")
+
+
+def test_every_puzzle_verb_takes_a_time_limit():
+    small = Puzzle.parse(QUEENS_5)
+    now = 1e-9  # passed before the first check
+    assert small.solve(time_limit=10) == SOLUTION_5
+    assert small.check(time_limit=10) == (True, [SOLUTION_5])
+    assert small.is_unique(time_limit=10) and small.count(time_limit=10) == 1
+    assert small.explain(time_limit=10).queens == SOLUTION_5
+    for call in (
+        lambda: small.explain(time_limit=now),
+        lambda: small.rate(time_limit=now),
+        lambda: ROWS_14.solutions(time_limit=0.2),
+        lambda: Puzzle.generate(14, 3, seed=1, time_limit=0.2),
+    ):
+        with pytest.raises(cpqueens.IncompleteSearchError, match=r"^the time limit of "):
+            call()
+    for bad, error in ((0, ValueError), (-1.0, ValueError), ("1", TypeError), (True, TypeError)):
+        with pytest.raises(error, match=r"^time_limit must be None or a number of seconds > 0"):
+            small.count(time_limit=bad)
+
+
 def test_the_oracle_itself():
     # 4x4, each column its own region: the no-touch permutations of 4 are (1,3,0,2) and (2,0,3,1).
     columns = [[0, 1, 2, 3]] * 4
@@ -204,6 +271,57 @@ def test_a_drawn_solution_reads_back_with_its_queens_as_givens():
     assert back.queens == SOLUTION_5
     assert back.regions == p.regions
     assert back.solve() == SOLUTION_5
+
+
+@st.composite
+def drawn_puzzles(draw):
+    """A random region grid (regions numbered in reading order), givens, and queens to draw."""
+    n = draw(st.integers(1, 9))
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    flat = draw(st.permutations(range(n))) + draw(
+        st.lists(st.integers(0, n - 1), min_size=n * n - n, max_size=n * n - n)
+    )
+    order: dict[int, int] = {}
+    for g in flat:
+        order.setdefault(g, len(order))
+    regions = [[order[flat[r * n + c]] for c in range(n)] for r in range(n)]
+    picked = draw(st.lists(st.sampled_from(cells), unique=True, max_size=min(n * n, 8)))
+    split = draw(st.lists(st.integers(0, 2), min_size=len(picked), max_size=len(picked)))
+    kinds = list(zip(picked, split, strict=True))
+    queens, blocked, drawn = ([cell for cell, s in kinds if s == k] for k in range(3))
+    puzzle = Puzzle(
+        n,
+        regions,
+        stars=draw(st.integers(1, (n + 1) // 2)),
+        queens=queens,
+        blocked=blocked,
+        diagonals=draw(st.booleans()),
+        labels=draw(st.permutations(SYMBOLS).map(lambda s: "".join(s[:n]))),
+    )
+    return puzzle, drawn
+
+
+SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=drawn_puzzles())
+def test_every_drawn_puzzle_reads_back_with_its_queens_as_givens(case):
+    puzzle, drawn = case
+    with_drawn = Puzzle(
+        puzzle.n,
+        puzzle.regions,
+        stars=puzzle.stars,
+        queens=(*puzzle.queens, *drawn),
+        blocked=puzzle.blocked,
+        diagonals=puzzle.diagonals,
+    )
+    for text in (puzzle.to_text(drawn), puzzle.draw(drawn), puzzle.draw(drawn, colour=True)):
+        back = Puzzle.parse(text)
+        assert back == with_drawn
+        assert back.labels == puzzle.labels
+    assert Puzzle.parse(puzzle.to_text()) == puzzle
+    assert Puzzle.from_json(json.dumps(puzzle.to_json())) == puzzle
 
 
 def test_json_form_of_the_issue():

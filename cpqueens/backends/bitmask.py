@@ -735,9 +735,7 @@ def first(model, clock: Deadline | None, lexicographic: bool) -> tuple[tuple[int
     """
     regions = _regions_plan(model)
     if regions is not None:  # the first solution in lexicographic order either way
-        found = _regions_search(*regions, 1, 1)[1]
-        if clock is not None:
-            clock.check()
+        found = _regions_search(*regions, 1, 1, clock)[1]
         return (found[0],) if found else None
     plan = native_plan(model)
     if plan is None:
@@ -782,12 +780,17 @@ def regions_grid(plan: Plan) -> tuple[tuple[int, ...], ...] | None:
 
 
 def _regions_search(
-    plan: Plan, grid: tuple[tuple[int, ...], ...], limit: int | None, keep: int
+    plan: Plan,
+    grid: tuple[tuple[int, ...], ...],
+    limit: int | None,
+    keep: int,
+    deadline: Deadline | None = None,
 ) -> tuple[int, list[tuple[int, ...]]]:
     """The regions kernel on ``plan``'s masks: the count (to ``limit``) and ``keep`` solutions."""
     from cpqueens.backends.regions_bitmask import search_masks
 
-    return search_masks(grid, list(plan.allowed[0]), plan.offsets[0] == _QUEEN_LINES, limit, keep)
+    diagonals = plan.offsets[0] == _QUEEN_LINES
+    return search_masks(grid, list(plan.allowed[0]), diagonals, limit, keep, deadline)
 
 
 #: The most solutions the regions kernel lists in one call for ``solutions``; beyond, the
@@ -799,13 +802,11 @@ def _regions_solutions(
     plan: Plan, grid: tuple[tuple[int, ...], ...], deadline: Deadline | None
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Every solution by the regions kernel, or lazily by the Python DFS when there are many."""
-    total = _regions_search(plan, grid, REGIONS_LIST_LIMIT + 1, 0)[0]
-    if deadline is not None:
-        deadline.check()
+    total = _regions_search(plan, grid, REGIONS_LIST_LIMIT + 1, 0, deadline)[0]
     if total > REGIONS_LIST_LIMIT:
         yield from _nested(lowered(plan), (), deadline)
         return
-    for columns in _regions_search(plan, grid, total, total)[1]:
+    for columns in _regions_search(plan, grid, total, total, deadline)[1]:
         yield (columns,)
 
 

@@ -2,22 +2,27 @@
 
 Each row's candidates are its subsets of ``stars`` allowed columns with no two
 adjacent (``itertools.combinations`` over the free cells, every given queen
-of the row included); the compiled kernel does the rest.
+of the row included); the compiled kernel does the rest, in slices of
+:data:`BUDGET` candidates: between them Python sees Ctrl-C (a
+``KeyboardInterrupt``) and the time limit (``deadline``).
 """
 
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 if TYPE_CHECKING:
+    from cpqueens.vocabulary.checks import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "bitmask"
+#: The candidates one kernel call tries before it hands control back (some 10-50 ms).
+BUDGET = 1 << 20
 
 
 def row_candidates(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
@@ -35,22 +40,54 @@ def row_candidates(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
 
 @cache
 def _compiled():  # type: ignore[no-untyped-def]
-    from cpqueens.kernels.regions import search
+    from cpqueens.kernels import regions
 
-    return search
+    return regions
 
 
 def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.ndarray, ...]:
     """The kernel's inputs: region grid, candidate masks and columns, row starts, region cells.
 
     ``rng`` shuffles each row's candidates, so the first solution found is a random one.
+    Without it, the candidates depend on the size, the stars and the givens
+    only, not on the regions: they are computed once for all the puzzles that
+    share those (the generator tries thousands of region grids), and the
+    arrays are shared, read by the kernel, never written.
     """
     n = puzzle.n
     region = np.array([g for row in puzzle.regions for g in row], dtype=np.int64)
+    if rng is None:
+        masks, columns, start = _candidates(n, puzzle.stars, puzzle.blocked, puzzle.queens)
+    else:
+        masks, columns, start = _candidate_arrays(puzzle, rng)
+    cells = np.zeros(n * n, dtype=np.int64)
+    blocked = set(puzzle.blocked)
+    for row, groups in enumerate(puzzle.regions):
+        for c, g in enumerate(groups):
+            if (row, c) not in blocked:
+                cells[row * n + g] |= 1 << c
+    return region, masks, columns, start, cells
+
+
+@lru_cache(maxsize=32)
+def _candidates(
+    n: int, k: int, blocked: tuple[Cell, ...], queens: tuple[Cell, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The candidate arrays of every puzzle of this size, stars and givens (regions aside)."""
+    from cpqueens.vocabulary.regions import RegionPuzzle
+
+    rows = RegionPuzzle(n, tuple((r,) * n for r in range(n)), k, queens, blocked)
+    return _candidate_arrays(rows, None)
+
+
+def _candidate_arrays(
+    puzzle: RegionPuzzle, rng: random.Random | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's candidates (shuffled with ``rng``) as masks, their columns, the row starts."""
     masks: list[int] = []
     columns: list[int] = []
     start = [0]
-    for row in range(n):
+    for row in range(puzzle.n):
         combos = row_candidates(puzzle, row)
         if rng is not None:
             rng.shuffle(combos)
@@ -58,55 +95,49 @@ def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.n
             masks.append(sum(1 << c for c in combo))
             columns.extend(combo)
         start.append(len(masks))
-    cells = np.zeros(n * n, dtype=np.int64)
-    blocked = set(puzzle.blocked)
-    for row in range(n):
-        for c in range(n):
-            if (row, c) not in blocked:
-                cells[row * n + puzzle.regions[row][c]] |= 1 << c
     return (
-        region,
         np.array(masks, dtype=np.int64),
         np.array(columns, dtype=np.int64),
         np.array(start, dtype=np.int64),
-        cells,
     )
 
 
 def search(
-    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2, rng: random.Random | None = None
+    puzzle: RegionPuzzle,
+    limit: int | None = None,
+    keep: int = 2,
+    rng: random.Random | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[int, list[tuple[Cell, ...]]]:
     """The number of solutions (stopping at ``limit``, None: all) and the first ``keep`` of them.
 
     Solutions come in lexicographic order of their rows' columns (in a random
-    order of each row's candidates with ``rng``), each as sorted (row, col) cells.
+    order of each row's candidates with ``rng``), each as sorted (row, col)
+    cells. A ``deadline`` that passes first raises ``IncompleteSearchError``
+    naming the limit and the solutions found by then.
     """
     n = puzzle.n
     region, masks, columns, start, cells = arrays(puzzle, rng)
     out = np.zeros((max(keep, 0), n), dtype=np.int64)
     if len(masks) == 0:
         return 0, []
-    total = _compiled()(
-        n, puzzle.stars, puzzle.diagonals, region, masks, columns, start, cells, limit or 0, out
-    )
+    args = (n, puzzle.stars, puzzle.diagonals, region, masks, columns, start, cells, limit or 0)
+    total = _run(args, out, deadline)
     found = [
         tuple((row, c) for row in range(n) for c in range(n) if (int(out[i, row]) >> c) & 1)
         for i in range(min(total, len(out)))
     ]
-    return int(total), found
+    return total, found
 
 
-def count(puzzle: RegionPuzzle, limit: int | None = None) -> int:
-    """The number of solutions, stopping at ``limit`` (None: every one)."""
-    return search(puzzle, limit, keep=0)[0]
-
-
-def solutions(puzzle: RegionPuzzle, limit: int | None = None) -> list[tuple[Cell, ...]]:
-    """The solutions (the first ``limit`` of them), each as sorted (row, col) cells."""
-    if limit is None:
-        total = count(puzzle)
-        return search(puzzle, total, keep=total)[1]
-    return search(puzzle, limit, keep=limit)[1]
+def _run(args: tuple, out: np.ndarray, deadline: Deadline | None) -> int:
+    """Run the kernel on ``args`` in slices of :data:`BUDGET` candidates; the solutions' count."""
+    kernel = _compiled()
+    state, counters = kernel.first_state(args[0], args[6])
+    while kernel.search(*args, out, state, counters, BUDGET) == kernel.PAUSED:
+        if deadline is not None and deadline.left() == 0:
+            raise partial(deadline, int(counters[1]))
+    return int(counters[1])
 
 
 def search_masks(
@@ -115,6 +146,7 @@ def search_masks(
     diagonals: bool,
     limit: int | None = None,
     keep: int = 0,
+    deadline: Deadline | None = None,
 ) -> tuple[int, list[tuple[int, ...]]]:
     """One queen per row, column and region of ``grid``, none touching, on per-row masks.
 
@@ -123,7 +155,8 @@ def search_masks(
     blocked cells and placed queens already applied); ``diagonals`` lets the
     long diagonals attack too. Returns the number of solutions (stopping at
     ``limit``, None: all) and the first ``keep`` of them as column tuples, in
-    lexicographic order.
+    lexicographic order. A ``deadline`` that passes first raises
+    ``IncompleteSearchError``.
     """
     n = len(grid)
     region = np.array([g for row in grid for g in row], dtype=np.int64)
@@ -140,7 +173,7 @@ def search_masks(
         return 0, []  # a row with no free cell
     columns = np.array([mask.bit_length() - 1 for mask in masks], dtype=np.int64)
     out = np.zeros((max(keep, 0), n), dtype=np.int64)
-    total = _compiled()(
+    args = (
         n,
         1,
         diagonals,
@@ -150,10 +183,31 @@ def search_masks(
         np.array(start, dtype=np.int64),
         cells,
         limit or 0,
-        out,
     )
+    total = _run(args, out, deadline)
     found = [
         tuple(int(out[i, row]).bit_length() - 1 for row in range(n))
-        for i in range(min(int(total), len(out)))
+        for i in range(min(total, len(out)))
     ]
-    return int(total), found
+    return total, found
+
+
+def partial(deadline: Deadline, found: int) -> Exception:
+    """The deadline's error, with the number of solutions found before it."""
+    error = deadline.error()
+    return type(error)(f"{error}; {found:,} solution(s) found by then")
+
+
+def count(puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None) -> int:
+    """The number of solutions, stopping at ``limit`` (None: every one)."""
+    return search(puzzle, limit, keep=0, deadline=deadline)[0]
+
+
+def solutions(
+    puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None
+) -> list[tuple[Cell, ...]]:
+    """The solutions (the first ``limit`` of them), each as sorted (row, col) cells."""
+    if limit is None:
+        total = count(puzzle, deadline=deadline)
+        return search(puzzle, total, keep=total, deadline=deadline)[1]
+    return search(puzzle, limit, keep=limit, deadline=deadline)[1]

@@ -3,7 +3,7 @@
 The declarative reference for the compiled search: every rule is one block of
 constraints, nothing puzzle-specific is searched by hand. Enumeration runs
 with one worker (CP-SAT's parallel enumeration loses solutions) and stops
-at ``limit``.
+at ``limit``; a ``deadline`` is CP-SAT's own time limit.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from cpqueens.vocabulary.checks import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "cpsat"
@@ -49,9 +50,12 @@ def build(puzzle: RegionPuzzle) -> tuple[Any, list[list[Any]]]:
 
 
 def search(
-    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2
+    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2, deadline: Deadline | None = None
 ) -> tuple[int, list[tuple[Cell, ...]]]:
-    """The number of solutions (stopping at ``limit``, None: all) and the first ``keep``."""
+    """The number of solutions (stopping at ``limit``, None: all) and the first ``keep``.
+
+    A ``deadline`` that ends the search first raises ``IncompleteSearchError``.
+    """
     from ortools.sat.python import cp_model
 
     cp, x = build(puzzle)
@@ -74,15 +78,24 @@ def search(
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False
-    solver.solve(cp, Collector())
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = max(deadline.left(), 1e-3)
+    status = solver.solve(cp, Collector())
+    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE, cp_model.MODEL_INVALID)
+    if deadline is not None and not complete and (limit is None or total < limit):
+        error = deadline.error()
+        raise type(error)(f"{error}; {total:,} solution(s) found by then")
     return total, sorted(found)
 
 
-def count(puzzle: RegionPuzzle, limit: int | None = None) -> int:
+def count(puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None) -> int:
     """The number of solutions, stopping at ``limit`` (None: every one)."""
-    return search(puzzle, limit, keep=0)[0]
+    return search(puzzle, limit, keep=0, deadline=deadline)[0]
 
 
-def solutions(puzzle: RegionPuzzle, limit: int | None = None) -> list[tuple[Cell, ...]]:
+def solutions(
+    puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None
+) -> list[tuple[Cell, ...]]:
     """The solutions (``limit`` of them at most), each as sorted (row, col) cells, sorted."""
-    return search(puzzle, limit, keep=limit if limit is not None else 10**9)[1]
+    keep = limit if limit is not None else 10**9
+    return search(puzzle, limit, keep=keep, deadline=deadline)[1]

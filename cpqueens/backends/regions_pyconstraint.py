@@ -14,7 +14,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from cpqueens.errors import IncompleteSearchError
+
 if TYPE_CHECKING:
+    from cpqueens.vocabulary.checks import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "python-constraint"
@@ -32,7 +35,7 @@ def _domain(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
     ]
 
 
-def _build(puzzle: RegionPuzzle):  # type: ignore[no-untyped-def]
+def _build(puzzle: RegionPuzzle, deadline: Deadline | None = None):  # type: ignore[no-untyped-def]
     """The ``constraint.Problem`` of ``puzzle``, or None when some row has no value at all."""
     import constraint as pc
 
@@ -40,7 +43,10 @@ def _build(puzzle: RegionPuzzle):  # type: ignore[no-untyped-def]
     regions = puzzle.regions
 
     class AtMostK(pc.Constraint):
-        """No column and no region holds more than k queens among the assigned rows."""
+        """No column and no region holds more than k queens among the assigned rows.
+
+        It also checks the ``deadline``: it is called at every node of the search.
+        """
 
         def __call__(  # type: ignore[override]
             self,
@@ -50,6 +56,8 @@ def _build(puzzle: RegionPuzzle):  # type: ignore[no-untyped-def]
             forwardcheck: bool = False,
             _unassigned: object = pc.Unassigned,
         ) -> bool:
+            if deadline is not None:
+                deadline.check()
             columns = [0] * n
             areas = [0] * n
             for row, value in assignments.items():
@@ -84,28 +92,38 @@ def _build(puzzle: RegionPuzzle):  # type: ignore[no-untyped-def]
 
 
 def search(
-    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2
+    puzzle: RegionPuzzle, limit: int | None = None, keep: int = 2, deadline: Deadline | None = None
 ) -> tuple[int, list[tuple[Cell, ...]]]:
-    """The number of solutions (stopping at ``limit``, None: all) and the first ``keep``."""
-    problem = _build(puzzle)
+    """The number of solutions (stopping at ``limit``, None: all) and the first ``keep``.
+
+    A ``deadline`` is checked at every node: once it has passed,
+    ``IncompleteSearchError``, with the solutions found by then.
+    """
+    problem = _build(puzzle, deadline)
     if problem is None:
         return 0, []
     total = 0
     found: list[tuple[Cell, ...]] = []
-    for solution in problem.getSolutionIter():
-        total += 1
-        if len(found) < keep:
-            found.append(tuple(sorted((r, c) for r, cols in solution.items() for c in cols)))
-        if limit is not None and total >= limit:
-            break
+    try:
+        for solution in problem.getSolutionIter():
+            total += 1
+            if len(found) < keep:
+                found.append(tuple(sorted((r, c) for r, cols in solution.items() for c in cols)))
+            if limit is not None and total >= limit:
+                break
+    except IncompleteSearchError as error:
+        raise IncompleteSearchError(f"{error}; {total:,} solution(s) found by then") from None
     return total, sorted(found)
 
 
-def count(puzzle: RegionPuzzle, limit: int | None = None) -> int:
+def count(puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None) -> int:
     """The number of solutions, stopping at ``limit`` (None: every one)."""
-    return search(puzzle, limit, keep=0)[0]
+    return search(puzzle, limit, keep=0, deadline=deadline)[0]
 
 
-def solutions(puzzle: RegionPuzzle, limit: int | None = None) -> list[tuple[Cell, ...]]:
+def solutions(
+    puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None
+) -> list[tuple[Cell, ...]]:
     """The solutions (``limit`` of them at most), each as sorted (row, col) cells, sorted."""
-    return search(puzzle, limit, keep=limit if limit is not None else 10**9)[1]
+    keep = limit if limit is not None else 10**9
+    return search(puzzle, limit, keep=keep, deadline=deadline)[1]

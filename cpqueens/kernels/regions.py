@@ -12,7 +12,11 @@ per row below, the next row's cells touching this row's queens left out)
 cuts the branch.
 
 :func:`search` counts up to ``limit`` solutions (0: all) and copies the
-first ones' row masks out, so a uniqueness proof is ``limit=2``.
+first ones' row masks out, so a uniqueness proof is ``limit=2``. Its whole
+search state lives in arrays the caller owns (:func:`first_state`), and each
+call tries at most ``budget`` candidates before it returns ``PAUSED``: Python
+sees Ctrl-C and its clock between calls, and the next call goes on where the
+last one stopped.
 """
 
 from __future__ import annotations
@@ -22,28 +26,53 @@ import numpy as np
 from cpqueens.kernels.bits import popcount
 from cpqueens.kernels.jit import kernel
 
+DONE, PAUSED = 0, -1
+#: The rows of the state array: per row of the grid (and one more), then the counters.
+COLCNT, REGCNT, IDX, PLACED, PREV, LEFT, RIGHT = range(7)
+
+
+def first_state(n: int, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A fresh state for :func:`search`: the per-row arrays and the counters (row, count)."""
+    state = np.zeros((7, n + 1), dtype=np.int64)
+    state[PLACED, :] = -1
+    state[IDX, 0] = start[0]
+    counters = np.zeros(2, dtype=np.int64)  # the row being filled (-1: done), solutions so far
+    return state, counters
+
 
 @kernel(nogil=True)
-def search(n, k, diagonals, region, cand, cols, start, cells, limit, out):  # pragma: no cover
-    """Count solutions up to ``limit`` (0: all); the first ``len(out)`` go to ``out`` as masks.
+def search(
+    n, k, diagonals, region, cand, cols, start, cells, limit, out, state, counters, budget
+):  # pragma: no cover
+    """Count solutions up to ``limit`` (0: all), trying at most ``budget`` candidates.
 
     ``region`` is the grid flattened row by row; row r's candidates are
     ``cand[start[r]:start[r + 1]]``, candidate i's columns
     ``cols[i * k:(i + 1) * k]``; ``cells[r * n + g]`` is the mask of region
-    g's free cells in row r.
+    g's free cells in row r. The first ``len(out)`` solutions go to ``out``
+    as row masks. ``state`` and ``counters`` (from :func:`first_state`) hold
+    the search; it returns ``DONE`` (every solution seen, or ``limit``
+    reached: the count is ``counters[1]``) or ``PAUSED`` (call again).
     """
     full = (np.int64(1) << n) - 1
-    colcnt = np.zeros(n, np.int64)
-    regcnt = np.zeros(n, np.int64)
-    idx = np.zeros(n + 1, np.int64)
-    placed = np.full(n + 1, -1, np.int64)
-    prev = np.zeros(n + 1, np.int64)
-    left = np.zeros(n + 1, np.int64)
-    right = np.zeros(n + 1, np.int64)
-    count = 0
-    r = 0
-    idx[0] = start[0]
+    # Fresh copies while the kernel runs (written back when it returns): arrays the
+    # compiler knows apart search some 20% faster than rows of one shared array.
+    colcnt = state[COLCNT].copy()
+    regcnt = state[REGCNT].copy()
+    idx = state[IDX].copy()
+    placed = state[PLACED].copy()
+    prev = state[PREV].copy()
+    left = state[LEFT].copy()
+    right = state[RIGHT].copy()
+    r = counters[0]
+    count = counters[1]
+    tried = 0
     while r >= 0:
+        if tried >= budget:
+            counters[0] = r
+            counters[1] = count
+            _save(state, colcnt, regcnt, idx, placed, prev, left, right)
+            return PAUSED
         i = placed[r]
         if i >= 0:  # take back this row's last candidate
             for j in range(k):
@@ -57,6 +86,7 @@ def search(n, k, diagonals, region, cand, cols, start, cells, limit, out):  # pr
         while idx[r] < start[r + 1]:
             i = idx[r]
             idx[r] += 1
+            tried += 1
             m = cand[i]
             if m & near:
                 continue
@@ -117,7 +147,10 @@ def search(n, k, diagonals, region, cand, cols, start, cells, limit, out):  # pr
                     out[count, row] = cand[placed[row]]
             count += 1
             if limit > 0 and count >= limit:
-                return count
+                counters[0] = r
+                counters[1] = count
+                _save(state, colcnt, regcnt, idx, placed, prev, left, right)
+                return DONE
             continue
         m = cand[placed[r]]
         prev[r + 1] = m
@@ -126,4 +159,18 @@ def search(n, k, diagonals, region, cand, cols, start, cells, limit, out):  # pr
         r += 1
         idx[r] = start[r]
         placed[r] = -1
-    return count
+    counters[0] = -1
+    counters[1] = count
+    return DONE
+
+
+@kernel(nogil=True)
+def _save(state, colcnt, regcnt, idx, placed, prev, left, right):  # pragma: no cover
+    """Write the search's arrays back into ``state``."""
+    state[COLCNT, :] = colcnt
+    state[REGCNT, :] = regcnt
+    state[IDX, :] = idx
+    state[PLACED, :] = placed
+    state[PREV, :] = prev
+    state[LEFT, :] = left
+    state[RIGHT, :] = right

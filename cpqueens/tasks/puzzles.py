@@ -28,8 +28,9 @@ from types import ModuleType
 from typing import Any, Literal
 
 from cpqueens.backends import capabilities, check_name, choices, is_installed, preference
-from cpqueens.errors import InvalidSolutionError, NotSupportedError
+from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
 from cpqueens.vocabulary import region_drawing
+from cpqueens.vocabulary.checks import Deadline, check_time_limit
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
@@ -56,6 +57,12 @@ def _engine(backend: object) -> ModuleType:
     if not module:
         raise NotSupportedError(f"backend {name!r} does not solve region puzzles")
     return importlib.import_module(module)
+
+
+def _clock(time_limit: object) -> Deadline | None:
+    """The deadline of ``time_limit`` seconds from now (None: no limit), the option checked."""
+    seconds = check_time_limit(time_limit)
+    return None if seconds is None else Deadline(seconds)
 
 
 def _check_limit(limit: object) -> int | None:
@@ -118,8 +125,9 @@ def name(cell: Cell) -> str:
 class _Deducer:
     """A player's grid: cells unknown, queen or crossed out; rules applied lowest level first."""
 
-    def __init__(self, puzzle: RegionPuzzle) -> None:
+    def __init__(self, puzzle: RegionPuzzle, deadline: Deadline | None = None) -> None:
         self.p = puzzle
+        self.deadline = deadline
         n = puzzle.n
         self.k = puzzle.stars
         self.state: dict[Cell, int] = {(r, c): 0 for r in range(n) for c in range(n)}  # 0 ? 1 Q 2 x
@@ -246,6 +254,7 @@ class _Deducer:
                 continue
             outer_index = {cell: i for i in kinds[outer_kind] for cell in self.units[i][2]}
             for group in combinations(inner_units, size):
+                self.tick()
                 cells = [cell for i in group for cell in self.free(i)]
                 outer = {outer_index.get(cell) for cell in cells}
                 if None in outer or len(outer) != size:
@@ -269,6 +278,11 @@ class _Deducer:
                 )  # fmt: skip
                 return True
         return False
+
+    def tick(self) -> None:
+        """Raise ``IncompleteSearchError`` if the time limit has passed."""
+        if self.deadline is not None:
+            self.deadline.check()
 
     def trial(self) -> bool:
         """Level 3: a cell whose queen would leave some unit without room is crossed out."""
@@ -295,6 +309,7 @@ class _Deducer:
         deepest = 1
         n = self.p.n
         while not self.contradiction and self.broken(self.state) is None:
+            self.tick()
             if sum(1 for v in self.state.values() if v == 1) == n * self.k:
                 return deepest, True
             if self.singles():
@@ -324,34 +339,63 @@ class Puzzle(RegionPuzzle):
     fields of :class:`~cpqueens.vocabulary.regions.RegionPuzzle`.
     """
 
-    def count(self, limit: int | None = None, backend: PuzzleBackend = "auto") -> int:
+    def count(
+        self,
+        limit: int | None = None,
+        backend: PuzzleBackend = "auto",
+        *,
+        time_limit: float | None = None,
+    ) -> int:
         """The exact number of solutions, or ``limit`` if there are at least that many.
 
-        ``count(limit=2)`` stops at the second solution: 1 means unique.
+        ``count(limit=2)`` stops at the second solution: 1 means unique. A
+        ``time_limit`` (seconds) that ends the search first raises
+        ``IncompleteSearchError`` (never a partial count; its message says
+        how many solutions were found by then); Ctrl-C raises
+        ``KeyboardInterrupt`` within some 10 ms on the compiled search.
+        Every verb below takes ``time_limit`` the same way.
         """
-        return int(_engine(backend).count(self, _check_limit(limit)))
+        limit = _check_limit(limit)
+        deadline = _clock(time_limit)
+        return int(_engine(backend).count(self, limit, deadline=deadline))
 
     def solutions(
-        self, limit: int | None = None, backend: PuzzleBackend = "auto"
+        self,
+        limit: int | None = None,
+        backend: PuzzleBackend = "auto",
+        *,
+        time_limit: float | None = None,
     ) -> list[tuple[Cell, ...]]:
         """Solutions (the first ``limit``), each as sorted (row, col) cells, each checked."""
-        found = _engine(backend).solutions(self, _check_limit(limit))
+        limit = _check_limit(limit)
+        return self._solutions(limit, backend, _clock(time_limit))
+
+    def _solutions(
+        self, limit: int | None, backend: PuzzleBackend, deadline: Deadline | None
+    ) -> list[tuple[Cell, ...]]:
+        found = _engine(backend).solutions(self, limit, deadline=deadline)
         for queens in found:
             self._verify(queens)
         return found
 
-    def solve(self, backend: PuzzleBackend = "auto") -> tuple[Cell, ...] | None:
+    def solve(
+        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
+    ) -> tuple[Cell, ...] | None:
         """A solution as sorted (row, col) cells, or None if there is none."""
-        found = self.solutions(limit=1, backend=backend)
+        found = self.solutions(limit=1, backend=backend, time_limit=time_limit)
         return found[0] if found else None
 
-    def is_unique(self, backend: PuzzleBackend = "auto") -> bool:
+    def is_unique(
+        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
+    ) -> bool:
         """Whether the puzzle has exactly one solution (a count that stops at 2)."""
-        return self.count(limit=2, backend=backend) == 1
+        return self.count(limit=2, backend=backend, time_limit=time_limit) == 1
 
-    def check(self, backend: PuzzleBackend = "auto") -> tuple[bool, list[tuple[Cell, ...]]]:
+    def check(
+        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
+    ) -> tuple[bool, list[tuple[Cell, ...]]]:
         """(unique or not, up to two solutions): the uniqueness proof with its witnesses."""
-        found = self.solutions(limit=2, backend=backend)
+        found = self.solutions(limit=2, backend=backend, time_limit=time_limit)
         return len(found) == 1, found
 
     def cross_check(
@@ -370,7 +414,7 @@ class Puzzle(RegionPuzzle):
             raise CrossCheckError(f"the engines disagree on the puzzle's count: {counts}")
         return next(iter(counts.values()))
 
-    def explain(self) -> Explanation:
+    def explain(self, *, time_limit: float | None = None) -> Explanation:
         """The deduction steps a player would take, and the difficulty they need.
 
         Each step uses the easiest rule that makes progress: the last cells of
@@ -380,14 +424,15 @@ class Puzzle(RegionPuzzle):
         When the rules stop short, the rest comes from search and the
         difficulty is "needs search".
         """
-        deducer = _Deducer(self)
+        deadline = _clock(time_limit)
+        deducer = _Deducer(self, deadline)
         deepest, solved = deducer.run()
         steps = list(deducer.steps)
         queens = tuple(sorted(cell for cell, v in deducer.state.items() if v == 1))
         if solved:
             self._verify(queens)
             return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens)
-        found = self.solutions(limit=2)
+        found = self._solutions(2, "auto", deadline)
         if len(found) == 1:
             rest = tuple(cell for cell in found[0] if cell not in queens)
             steps.append(
@@ -404,9 +449,12 @@ class Puzzle(RegionPuzzle):
         steps.append(Step("search", 4, f"the rules stop here; the puzzle has {why}"))
         return Explanation(tuple(steps), "needs search", queens)
 
-    def rate(self) -> Difficulty:
+    def rate(self, *, time_limit: float | None = None) -> Difficulty:
         """The difficulty: the deepest rule :meth:`explain` needs, or "needs search"."""
-        deducer = _Deducer(self)
+        return self._rate(_clock(time_limit))
+
+    def _rate(self, deadline: Deadline | None) -> Difficulty:
+        deducer = _Deducer(self, deadline)
         deepest, solved = deducer.run()
         return LEVEL_NAMES[deepest] if solved else "needs search"
 
@@ -457,6 +505,7 @@ class Puzzle(RegionPuzzle):
         seed: int | None = None,
         *,
         attempts: int = 2000,
+        time_limit: float | None = None,
     ) -> tuple[Puzzle, tuple[Cell, ...]]:
         """A new puzzle with exactly one solution, and that solution.
 
@@ -465,7 +514,8 @@ class Puzzle(RegionPuzzle):
         are moved between neighbouring regions until the other solutions are
         gone. ``difficulty`` ("easy", "medium", "hard", "needs search") keeps
         only puzzles that :meth:`rate` so; ``seed`` makes the result
-        reproducible. A ValueError after ``attempts`` grids without one.
+        reproducible. A ValueError after ``attempts`` grids without one; an
+        ``IncompleteSearchError`` if ``time_limit`` seconds pass first.
         """
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 62:
             raise ValueError(f"size must be an int from 1 to 62, got {size!r}")
@@ -477,38 +527,63 @@ class Puzzle(RegionPuzzle):
         if difficulty is not None and difficulty not in DIFFICULTIES:
             expected = ", ".join(repr(d) for d in DIFFICULTIES)
             raise ValueError(f"unknown difficulty {difficulty!r}: expected one of {expected}")
-        free = cls(size, tuple((r,) * size for r in range(size)), stars=stars)
-        if free.count(limit=1) == 0:
-            raise ValueError(
-                f"no {size}x{size} grid holds {stars} star(s) in every row and column with "
-                "none touching: expected a larger size"
-            )
-        rng = random.Random(seed)
-        for _ in range(attempts):
-            solution = _random_solution(size, stars, rng)
-            if solution is None:
-                continue
-            regions = _grow_regions(size, stars, solution, rng)
-            if regions is None:
-                continue
-            puzzle = _make_unique(cls, size, stars, regions, solution, rng)
-            if puzzle is None:
-                continue
-            if difficulty is None or puzzle.rate() == difficulty:
-                return puzzle, tuple(sorted(solution))
+        deadline = _clock(time_limit)
+        try:
+            return _generate(cls, size, stars, difficulty, seed, attempts, deadline)
+        except IncompleteSearchError:
+            assert deadline is not None
+            raise IncompleteSearchError(
+                f"the time limit of {deadline.time_limit:g} s ended the generation before it "
+                f"found a {size}x{size} puzzle"
+            ) from None
+
+
+def _generate(
+    cls: type[Puzzle],
+    size: int,
+    stars: int,
+    difficulty: Difficulty | None,
+    seed: int | None,
+    attempts: int,
+    deadline: Deadline | None,
+) -> tuple[Puzzle, tuple[Cell, ...]]:
+    """:meth:`Puzzle.generate` once its options are checked."""
+    free = cls(size, tuple((r,) * size for r in range(size)), stars=stars)
+    if _engine("auto").count(free, 1, deadline=deadline) == 0:
         raise ValueError(
-            f"no {size}x{size} puzzle with {stars} star(s)"
-            + (f" rated {difficulty!r}" if difficulty else "")
-            + f" in {attempts} attempts; try another seed or more attempts"
+            f"no {size}x{size} grid holds {stars} star(s) in every row and column with "
+            "none touching: expected a larger size"
         )
+    rng = random.Random(seed)
+    for _ in range(attempts):
+        if deadline is not None:
+            deadline.check()
+        solution = _random_solution(size, stars, rng, deadline)
+        if solution is None:
+            continue
+        regions = _grow_regions(size, stars, solution, rng)
+        if regions is None:
+            continue
+        puzzle = _make_unique(cls, size, stars, regions, solution, rng, deadline)
+        if puzzle is None:
+            continue
+        if difficulty is None or puzzle._rate(deadline) == difficulty:
+            return puzzle, tuple(sorted(solution))
+    raise ValueError(
+        f"no {size}x{size} puzzle with {stars} star(s)"
+        + (f" rated {difficulty!r}" if difficulty else "")
+        + f" in {attempts} attempts; try another seed or more attempts"
+    )
 
 
-def _random_solution(n: int, k: int, rng: random.Random) -> list[Cell] | None:
+def _random_solution(
+    n: int, k: int, rng: random.Random, deadline: Deadline | None = None
+) -> list[Cell] | None:
     """Place k queens per row and column, none touching, at random; None if there is no way."""
     from cpqueens.backends import regions_bitmask
 
     free = RegionPuzzle(n, tuple((r,) * n for r in range(n)), stars=k)  # rows as regions
-    _, found = regions_bitmask.search(free, 1, keep=1, rng=rng)
+    _, found = regions_bitmask.search(free, 1, keep=1, rng=rng, deadline=deadline)
     return list(found[0]) if found else None
 
 
@@ -591,6 +666,7 @@ def _make_unique(
     regions: list[list[int]],
     solution: list[Cell],
     rng: random.Random,
+    deadline: Deadline | None = None,
     moves: int = 400,
 ) -> Puzzle | None:
     """Move border cells between regions until only ``solution`` is left, or None."""
@@ -599,7 +675,7 @@ def _make_unique(
     queens = set(solution)
     limit = 64
     puzzle = cls(n, regions, stars=k)
-    total, found = regions_bitmask.search(puzzle, limit, keep=2)
+    total, found = regions_bitmask.search(puzzle, limit, keep=2, deadline=deadline)
     for _ in range(moves):
         if total == 1:
             return _renumbered(puzzle)
@@ -621,7 +697,7 @@ def _make_unique(
             regions[cell[0]][cell[1]] = g
             continue
         trial = cls(n, regions, stars=k)
-        count, witnesses = regions_bitmask.search(trial, limit, keep=2)
+        count, witnesses = regions_bitmask.search(trial, limit, keep=2, deadline=deadline)
         if count <= total:
             puzzle, total, found = trial, count, witnesses
         else:

@@ -12,6 +12,9 @@ from cpqueens.vocabulary import drawing
 from cpqueens.vocabulary.constraints import Cell
 from cpqueens.vocabulary.limits import MAX_N, check_n
 
+#: A queen drawn on a board: (row, col, colour), the form ``cpqueens.model``'s ``placed`` takes.
+Queen = tuple[int, int, int]
+
 
 def _is_integer(value: object) -> TypeGuard[numbers.Integral]:
     """Whether ``value`` is any ``numbers.Integral`` (``numpy.int64`` too) but a bool."""
@@ -73,6 +76,7 @@ class GridFormat:
     free: str  #: every character of a free cell
     blocked: str  #: the character of a blocked cell
     expected: str  #: what an error says a cell of this form must be
+    queens: str = ""  #: the letter of each colour's queen (colour = index), drawn on a free cell
 
 
 #: The grid formats ``Board.parse`` reads, by the name its ``format=`` takes.
@@ -84,6 +88,7 @@ GRID_FORMATS = {
         drawing.EMPTY + drawing.COLOUR_LETTERS,
         drawing.BLOCKED,
         "expected '.', '#' or a queen letter 'A'..'Z'",
+        drawing.COLOUR_LETTERS,
     ),
 }
 #: A value of ``Board.parse``'s ``format=``: "auto" decides from the grid's characters.
@@ -110,16 +115,21 @@ _SIZE_LINE = re.compile(r"[0-9]+")
 Line = tuple[int, str]
 
 
-def parse_grid(text: str, format: Format = "auto") -> tuple[int, tuple[Cell, ...]]:
-    r"""Read a board's text; return its size and its blocked cells.
+#: A board's grid as read: its size, its blocked cells and its drawn queens (row, col, colour).
+Grid = tuple[int, tuple[Cell, ...], tuple[Queen, ...]]
+
+
+def parse_grid(text: str, format: Format = "auto") -> Grid:
+    r"""Read a board's text; return its size, its blocked cells and its queens.
 
     ``Board.parse`` documents the formats and the rules; errors name the
-    1-based line and column of the text.
+    1-based line and column of the text. Queens come from the drawing's
+    letters, as (row, col, colour).
 
     >>> parse_grid("1 0\n1 1\n")
-    (2, ((0, 1),))
-    >>> parse_grid("2\n.#\n..")
-    (2, ((0, 1),))
+    (2, ((0, 1),), ())
+    >>> parse_grid("2\n.#\nW.")
+    (2, ((0, 1),), ((1, 0, 1),))
     """
     if not isinstance(text, str):
         raise TypeError(f"board text must be a str, got {text!r} ({type(text).__name__})")
@@ -146,7 +156,7 @@ def _trim(lines: list[Line]) -> list[Line]:
     return lines[start:end]
 
 
-def _read_sized(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...]] | None:
+def _read_sized(lines: list[Line], format: Format) -> Grid | None:
     """Read a leading size line and the grid below it; None if the first line is a grid row.
 
     The first line is a decimal integer k. It is the size line when the lines
@@ -176,7 +186,7 @@ def _read_sized(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...
     if not must and (len(rest) != k or sum(not c.isspace() for c in rest[0][1]) != k):
         return None  # not k rows of k cells: the first line is a grid row
     try:
-        n, blocked = _read_grid(rest, format)
+        n, blocked, queens = _read_grid(rest, format)
     except ValueError:
         if must:
             raise
@@ -187,15 +197,16 @@ def _read_sized(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...
             f"line {number}, column {column}: the size line says {size} but the grid "
             f"below it is {n}x{n}: expected {n}"
         )
-    return n, blocked
+    return n, blocked, queens
 
 
-def _read_grid(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...]]:
+def _read_grid(lines: list[Line], format: Format) -> Grid:
     """Read a square grid from ``lines`` (no blank line at either end) in ``format``."""
     form = GRID_FORMATS[_decide(lines) if format == "auto" else format]
     first_line = lines[0][0]
     n = 0
     blocked: list[Cell] = []
+    queens: list[Queen] = []
     for row, (number, line) in enumerate(lines):
         cells = [(column, char) for column, char in enumerate(line, 1) if not char.isspace()]
         if not cells:
@@ -220,12 +231,18 @@ def _read_grid(lines: list[Line], format: Format) -> tuple[int, tuple[Cell, ...]
                 f"expected {n} like the first row (line {first_line})"
             )
         blocked.extend((row, col) for col, (_, char) in enumerate(cells) if char == form.blocked)
+        if form.queens:
+            queens.extend(
+                (row, col, form.queens.index(char))
+                for col, (_, char) in enumerate(cells)
+                if char in form.queens
+            )
     if len(lines) < n:
         raise ValueError(
             f"line {lines[-1][0] + 1}, column 1: the grid ends after {len(lines)} rows, "
             f"expected {n} rows of {n} cells"
         )
-    return n, tuple(blocked)
+    return n, tuple(blocked), tuple(queens)
 
 
 def _decide(lines: list[Line]) -> str:
@@ -250,20 +267,72 @@ def _decide(lines: list[Line]) -> str:
     return "drawing"
 
 
+def check_queens(queens: Iterable[object], n: int, blocked: Iterable[Cell]) -> tuple[Queen, ...]:
+    """Validate a board's drawn queens: (row, col, colour) triples, one per cell, none blocked.
+
+    A colour is an int from 0 to 25: each has its drawing letter
+    (``drawing.COLOUR_LETTERS``). The queens come back sorted.
+
+    >>> check_queens([(2, 0, 1), (0, 1, 0)], 3, ())
+    ((0, 1, 0), (2, 0, 1))
+    """
+    if isinstance(queens, (str, bytes)) or not isinstance(queens, Iterable):
+        raise TypeError(f"queens must be an iterable of (row, col, colour) triples, got {queens!r}")
+    letters = len(drawing.COLOUR_LETTERS)
+    cells: dict[Cell, Queen] = {}
+    for queen in queens:
+        if (
+            not isinstance(queen, (tuple, list))
+            or len(queen) != 3
+            or not all(_is_integer(v) for v in queen)
+        ):
+            raise TypeError(f"a board's queen must be a (row, col, colour) triple, got {queen!r}")
+        (cell,) = check_cells([queen[:2]], n, "queen")
+        colour = int(queen[2])
+        if not 0 <= colour < letters:
+            raise ValueError(
+                f"queen {(*cell, colour)!r}: colour {colour} has no drawing letter: "
+                f"expected a colour from 0 to {letters - 1}"
+            )
+        if cell in cells:
+            raise ValueError(
+                f"queens {cells[cell]!r} and {(*cell, colour)!r} share a cell: "
+                "expected at most one queen per cell"
+            )
+        cells[cell] = (*cell, colour)
+    on_blocked = sorted(set(cells) & set(blocked))
+    if on_blocked:
+        raise ValueError(
+            f"queen {cells[on_blocked[0]]!r} stands on a blocked cell: "
+            "expected queens on free cells"
+        )
+    return tuple(sorted(cells.values()))
+
+
 @dataclass(frozen=True)
 class Board:
-    """An n x n board with some cells blocked (0-based (row, col)).
+    """An n x n board with some cells blocked (0-based (row, col)) and any queens drawn on it.
+
+    ``queens`` are (row, col, colour) triples: the queens a drawing of the
+    board shows, which ``cpqueens.model(board)`` places.
 
     >>> Board(4, ((0, 1),)).free_columns(0)
     (0, 2, 3)
+    >>> print(Board(3, ((0, 2),), queens=((1, 0, 0), (2, 2, 1))))
+    ..#
+    Q..
+    ..W
     """
 
     n: int
     blocked: tuple[Cell, ...] = ()
+    queens: tuple[Queen, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "n", check_size(self.n))
         object.__setattr__(self, "blocked", check_cells(self.blocked, self.n, "blocked cell"))
+        if self.queens != ():
+            object.__setattr__(self, "queens", check_queens(self.queens, self.n, self.blocked))
 
     @classmethod
     def parse(cls, text: str, *, format: Format = "auto") -> Board:
@@ -274,8 +343,10 @@ class Board:
         - ``"01"``: rows of 0/1, 1 = a queen may stand, 0 = blocked (seed 001);
         - ``"p1562"``: rows of '*' and '.', '*' = free, '.' = blocked (Luogu P1562);
         - ``"drawing"``: what ``str(board)`` and ``str(solution)`` print: '.' =
-          free, '#' = blocked, a queen letter (A-Z, ``drawing.COLOUR_LETTERS``)
-          = free, so a drawn solution reads back as its board.
+          free, '#' = blocked, a letter (A-Z, ``drawing.COLOUR_LETTERS``) = a
+          queen of that letter's colour ('Q' colour 0, 'W' colour 1, 'X' 2,
+          ...), which comes back in ``queens``: a drawn solution reads back
+          with its queens, and ``cpqueens.model`` places them.
 
         ``format="auto"`` (the default) decides from the characters of the
         whole grid, not its first cell: reading row by row, the first
@@ -285,7 +356,7 @@ class Board:
         the drawing of a free board (force ``format="p1562"`` to read it as
         all blocked). Any character outside the decided format, such as a '*'
         after a '1', is an error naming its line and column: formats never mix.
-        ``Board.parse(str(board)) == board`` for every board.
+        ``Board.parse(str(board)) == board`` for every board, queens included.
 
         A leading line that is a decimal integer k is a judge file's size line
         when the lines below it are a k x k grid. A leading line with a digit
@@ -306,13 +377,17 @@ class Board:
         ((0, 1),)
         >>> Board.parse("4\n**.*\n*.*.\n****\n****").blocked
         ((0, 2), (1, 1), (1, 3))
-        >>> Board.parse("..#\n...\n.Q.") == Board(3, ((0, 2),))
+        >>> Board.parse("..#\n...\n.Q.") == Board(3, ((0, 2),), queens=((2, 1, 0),))
         True
         >>> Board.parse("..\n..", format="p1562").blocked
         ((0, 0), (0, 1), (1, 0), (1, 1))
         """
-        n, blocked = parse_grid(text, format)
-        return cls(n, blocked)
+        n, blocked, queens = parse_grid(text, format)
+        return cls(n, blocked, queens)
+
+    def without_queens(self) -> Board:
+        """The same board with no queens drawn on it (its size and blocked cells)."""
+        return Board(self.n, self.blocked) if self.queens else self
 
     @property
     def blocked_masks(self) -> tuple[int, ...]:
@@ -338,7 +413,7 @@ class Board:
         size: int | None = None,
         coordinates: bool = False,
     ) -> str:
-        """The empty board as text ('board': '.' free, '#' blocked) or SVG ('svg').
+        """The board as text ('board': '.' free, '#' blocked, queens by letter) or SVG ('svg').
 
         ``size`` is the SVG's width in pixels; ``coordinates`` numbers its rows
         and columns (0-based) along the edges.
@@ -348,9 +423,10 @@ class Board:
         ...
         ...
         """
+        queens = [(colour, row, col) for row, col, colour in self.queens]
         if drawing.check_style(style, ("board", "svg")) == "svg":
-            return drawing.svg(self, (), size, coordinates)
-        return drawing.grid(self)
+            return drawing.svg(self, queens, size, coordinates)
+        return drawing.grid(self, queens)
 
     def _repr_svg_(self) -> str:
         """The SVG picture a notebook shows."""

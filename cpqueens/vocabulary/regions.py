@@ -34,6 +34,8 @@ SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
 #: The largest board: a row is one 64-bit mask in the compiled search, and text has 62 symbols.
 MAX_N = len(SYMBOLS)
 QUEEN_MARK = "*"
+#: A terminal colour code (``ESC [ ... m``), as the coloured drawing paints cells: read as nothing.
+ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 BLOCKED_MARK = "#"
 
 Cell = tuple[int, int]
@@ -164,7 +166,8 @@ class RegionPuzzle:
 
         ``stars`` overrides a ``stars K`` header line (default 1);
         ``connected=True`` also refuses a region in two or more pieces.
-        Errors name the line and column.
+        Errors name the line and column. Terminal colour codes are skipped,
+        so a grid drawn in colour (``colour=True``) reads back too.
 
         >>> p = RegionPuzzle.parse("stars 1\nAAB*CC\nAABCC\nDDBBC\nDEEEC\nDDEEE")
         >>> p.n, p.queens, p.labels
@@ -172,7 +175,7 @@ class RegionPuzzle:
         """
         if not isinstance(text, str):
             raise TypeError(f"a puzzle grid must be a str, got {type(text).__name__}")
-        lines = text.removeprefix("\ufeff").splitlines()
+        lines = ANSI_COLOUR.sub("", text.removeprefix("\ufeff")).splitlines()
         header = {"stars": None, "diagonals": False}
         grid_lines: list[tuple[int, str]] = []
         for number, line in enumerate(lines, start=1):
