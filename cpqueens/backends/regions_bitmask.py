@@ -104,9 +104,7 @@ def _candidates(
     return _candidate_arrays(rows, None)
 
 
-def _candidate_arrays(
-    puzzle: RegionPuzzle, rng: random.Random | None
-) -> tuple[np.ndarray, ...]:
+def _candidate_arrays(puzzle: RegionPuzzle, rng: random.Random | None) -> tuple[np.ndarray, ...]:
     """Each row's candidates (shuffled with ``rng``) as masks, their columns, skips, row starts."""
     masks: list[int] = []
     columns: list[int] = []
@@ -131,7 +129,7 @@ def _candidate_arrays(
 
 
 def skips(columns: list[int], start: list[int], k: int) -> np.ndarray:
-    """Per candidate i and j < k, the first later candidate of i's row whose first j + 1 columns differ.
+    """Per candidate i and j < k: the next candidate of its row whose first j + 1 columns differ.
 
     Each row's candidates (``k`` columns each, listed in ``columns``) must be
     in lexicographic order: then every candidate between i and that one
