@@ -1,18 +1,18 @@
-"""Side by side, one process: the resumable regions kernel against the one-call kernel before it.
+"""Side by side, one process: the regions engine against its kernel at an earlier git revision.
 
-Issue 23's time limits made ``cpqueens.kernels.regions.search`` resumable: its
-state in caller-owned arrays, a budget of candidates per call, a loop in
-``backends/regions_bitmask.search`` that checks the clock and lets Ctrl-C in
-between calls. This measures what that costs per puzzle: the kernel as it was
-at ``--before`` (read with ``git show``, compiled here) and the current one,
-each solving and proving unique (``limit=2``) the same puzzles from
+The kernel as it was at ``--before`` (``cpqueens/kernels/regions.py`` read
+with ``git show``, compiled here; either the one-call kernel of ``a4e838b``
+or the resumable one of ``565351e``, driven as that revision's engine drove
+it: rows top to bottom, slices of ``BUDGET`` candidates) and the current
+engine path (``backends/regions_bitmask.search``), each solving and proving
+unique (``limit=2``) the same puzzles from
 ``benchmarks/puzzles_generated.json`` (``bench_puzzles.py`` writes it),
 alternating which runs first, best of ``--repeat`` runs each. Both answers
 must agree.
 
 Appends its table to benchmarks/RESULTS-puzzles.md (or prints it with --print).
 
-    python benchmarks/bench_regions_kernel.py [--before a4e838b] [--repeat 5]
+    python benchmarks/bench_regions_kernel.py [--before 565351e] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from bench_puzzles import cached  # noqa: E402
 
 
 def old_kernel(ref: str):  # type: ignore[no-untyped-def]
-    """The ``search`` of cpqueens/kernels/regions.py at git ``ref``, compiled in a temp folder."""
+    """cpqueens/kernels/regions.py at git ``ref`` as a module, compiled in a temp folder."""
     source = subprocess.run(
         ["git", "show", f"{ref}:cpqueens/kernels/regions.py"],
         cwd=HERE.parent,
@@ -51,15 +51,20 @@ def old_kernel(ref: str):  # type: ignore[no-untyped-def]
     spec = importlib.util.spec_from_file_location("regions_before", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.search
+    return module
 
 
-def run_old(search, puzzle) -> int:  # type: ignore[no-untyped-def]
-    """Solve and prove unique with the one-call kernel; the count (at most 2)."""
-    region, masks, columns, start, cells = regions_bitmask.arrays(puzzle)
+def run_old(module, puzzle) -> int:  # type: ignore[no-untyped-def]
+    """Solve and prove unique with the old kernel, as its engine called it; the count (<= 2)."""
+    region, masks, columns, _skip, start, cells = regions_bitmask.arrays(puzzle)
     out = np.zeros((2, puzzle.n), dtype=np.int64)
     args = (puzzle.n, puzzle.stars, puzzle.diagonals, region, masks, columns, start, cells, 2, out)
-    return int(search(*args))
+    if not hasattr(module, "first_state"):  # the one-call kernel
+        return int(module.search(*args))
+    state, counters = module.first_state(puzzle.n, start)
+    while module.search(*args, state, counters, regions_bitmask.BUDGET) == module.PAUSED:
+        pass
+    return int(counters[1])
 
 
 def run_new(puzzle) -> int:  # type: ignore[no-untyped-def]
@@ -80,7 +85,7 @@ def best(call, puzzle, repeat: int) -> tuple[float, int]:  # type: ignore[no-unt
 def main() -> None:
     """Time both kernels on every cached set and print or append the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", default="a4e838b", help="the git ref of the old kernel")
+    parser.add_argument("--before", default="565351e", help="the git ref of the old kernel")
     parser.add_argument("--repeat", type=int, default=5, help="runs per puzzle and kernel")
     parser.add_argument("--print", action="store_true", help="print, do not append")
     parser.add_argument("--stars14-seeds", metavar="S,S,...", help="as for bench_puzzles.py")
@@ -93,6 +98,7 @@ def main() -> None:
         "Star Battle 10x10, 2 stars (100)": cached(10, 2, 100, 10000),
         "Star Battle 14x14, 3 stars (10)": cached(14, 3, 10, 14000, seeds14),
     }
+    start_load = os.getloadavg()
     warm = sets["Queens 9x9 (20)"][0]
     run_old(old, warm), run_new(warm)  # compile both before timing
     rows = []
@@ -118,14 +124,17 @@ def main() -> None:
         print(rows[-1], flush=True)
     load = os.getloadavg()
     command = "python benchmarks/bench_regions_kernel.py " + " ".join(sys.argv[1:])
+    driven = "in slices" if hasattr(old, "first_state") else "in one call"
     text = f"""
-## The resumable kernel against the one-call kernel it replaced
+## The regions engine against its kernel at `{args.before}`
 
-`{command.strip()}`, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (2 cores,
-shared). Per puzzle, solve and prove unique (`limit=2`); the best of {args.repeat} runs each,
-the two kernels alternating which runs first. "before" is the kernel at `{args.before}` (one
-call to the end); "after" the current engine path (`regions_bitmask.search`: the state
-arrays allocated, the kernel called in slices of {regions_bitmask.BUDGET:,} candidates).
+`{command.strip()}` on {time.strftime("%Y-%m-%d %H:%M")}, load average
+{start_load[0]:.2f} {start_load[1]:.2f} {start_load[2]:.2f} at the start and
+{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end (1, 5, 15 min; 2 cores, shared).
+Per puzzle, solve and prove unique (`limit=2`); the best of {args.repeat} runs each, the two
+alternating which runs first. "before" is the kernel at `{args.before}`, driven {driven}
+as its engine drove it (rows top to bottom); "after" the current engine path
+(`regions_bitmask.search`). Both answers agree on every puzzle.
 
 | puzzles | before, mean | after, mean | before, max | after, max | after / before (total) |
 |---|---|---|---|---|---|
