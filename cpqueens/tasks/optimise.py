@@ -332,7 +332,6 @@ def cells(
     board = CellBoard(
         n, n if m is None else m, tuple(blocked), attack=attack, toroidal=toroidal, knight=knight
     )
-    grid = None if regions is None else tuple(regions)  # type: ignore[arg-type]
     problem = CellProblem(
         board,
         armies,
@@ -341,7 +340,7 @@ def cells(
         tuple(placed),
         per_row=per_row,
         per_column=per_column,
-        regions=grid,  # type: ignore[arg-type]
+        regions=regions,  # type: ignore[arg-type]  # validated and made a tuple there
         per_region=per_region,
     )
     return CellModel(problem)
