@@ -82,6 +82,37 @@ def test_random_boards_with_quotas_agree_with_the_oracle(seed):
         assert model.cross_check() == len(expected)
 
 
+RECTANGLES = [
+    (3, 5, "king", {"per_column": 1}),
+    (4, 6, "rook", {"per_row": 3, "per_column": 2, "independent": False}),
+    (
+        4,
+        5,
+        "queen",
+        {"per_row": 1, "regions": [[0, 0, 1, 1, 1]] * 2 + [[2, 2, 3, 3, 3]] * 2, "per_region": 1},
+    ),
+    (
+        5,
+        3,
+        "king",
+        {"regions": [[0, 0, 1], [0, 2, 1], [2, 2, 1], [3, 3, 3], [3, 4, 4]], "per_region": 1},
+    ),
+]
+
+
+@pytest.mark.parametrize(("rows", "cols", "attack", "options"), RECTANGLES)
+def test_rectangular_boards_with_quotas_agree_with_the_oracle(rows, cols, attack, options):
+    board = Board(rows, cols, attack=attack)
+    expected = quota_sets(board, **options)
+    model = cpqueens.cells(rows, cols, attack=attack, **options)
+    assert len(expected) > 0
+    assert model.cross_check() == len(expected)
+    found = {tuple((r, c) for r, c, _ in s) for s in model.solutions(backend=PC)}
+    assert found == set(expected)
+    lines = {k: options.get(k) for k in ("per_row", "per_column", "regions")}
+    assert model.count(unique=True) == quota_classes(board, expected, **lines)
+
+
 def test_the_random_cases_include_none_one_and_several_solutions():
     counts = [len(oracle(*random_case(seed))[1]) for seed in SEEDS]
     assert 0 in counts and 1 in counts and max(counts) >= 5
