@@ -376,7 +376,7 @@ class CellProblem:
             "per_column": (board.cols, "columns", board.rows, "column"),
             "per_region": (self.region_count, "regions", 0, "region"),
         }
-        totals: list[tuple[str, int, str]] = []
+        totals: list[tuple[str, int]] = []  # (the quota in words, the size it fixes)
         for name in stated:
             k = getattr(self, name)
             number, plural, length, single = groups[name]
@@ -386,9 +386,9 @@ class CellProblem:
                     f"on the {board.rows}x{board.cols} board"
                 )
             totals.append(
-                (f"{name}={k} puts {k * number} pieces on the {number} {plural}", k * number, name)
+                (f"{name}={k} puts {k * number} pieces on the {number} {plural}", k * number)
             )
-        for words, total, _ in totals[1:]:
+        for words, total in totals[1:]:
             if total != totals[0][1]:
                 raise ValueError(f"{totals[0][0]}, but {words}: no solution meets both")
 
