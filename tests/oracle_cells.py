@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, product
 from math import comb, gcd
 
 
@@ -109,3 +109,81 @@ class Board:
                 break
             best, count = size, total
         return best, count
+
+
+def quota_sets(
+    board,
+    per_row=None,
+    per_column=None,
+    regions=None,
+    per_region=None,
+    independent=True,
+    dominating=False,
+):
+    """Every set of free cells with exactly the quotas' pieces per row, column and region.
+
+    The cells are filled part by part (itertools product of each part's
+    combinations): by rows with ``per_row``, else by columns with
+    ``per_column``, else by regions; the other quotas are then checked.
+    Sorted tuples of (row, col), in no particular order.
+    """
+    if per_row is not None:
+        parts, k = [[c for c in board.free if c[0] == r] for r in range(board.rows)], per_row
+    elif per_column is not None:
+        parts, k = [[c for c in board.free if c[1] == col] for col in range(board.cols)], per_column
+    else:
+        numbers = sorted({g for row in regions for g in row})
+        parts = [[c for c in board.free if regions[c[0]][c[1]] == g] for g in numbers]
+        k = per_region
+    candidates = (
+        tuple(sorted(cell for part in chosen for cell in part))
+        for chosen in product(*(combinations(part, k) for part in parts))
+    )
+    found = []
+    for cells in candidates:
+        if per_column is not None and any(
+            sum(1 for _, col in cells if col == c) != per_column for c in range(board.cols)
+        ):
+            continue
+        if per_region is not None:
+            tally = {}
+            for r, c in cells:
+                tally[regions[r][c]] = tally.get(regions[r][c], 0) + 1
+            numbers = {g for row in regions for g in row}
+            if any(tally.get(g, 0) != per_region for g in numbers):
+                continue
+        if independent and not board.independent(cells):
+            continue
+        if dominating and not board.dominating(cells):
+            continue
+        found.append(cells)
+    return found
+
+
+def quota_classes(board, sets, per_row=None, per_column=None, regions=None):
+    """The classes of ``sets`` under the board maps that keep the regions and the quotas.
+
+    A map that sends a row onto a column keeps the quotas only when
+    ``per_row == per_column``; a map keeps the regions when it sends each
+    region onto one region.
+    """
+
+    def kept(f):
+        r0, _ = f(0, 0)
+        r1, _ = f(0, 1) if board.cols > 1 else f(0, 0)
+        swaps = r0 != r1  # the cells of row 0 land in different rows: rows became columns
+        if swaps and per_row != per_column:
+            return False
+        if regions is None:
+            return True
+        image = {}
+        for r in range(board.rows):
+            for c in range(board.cols):
+                a, b = f(r, c)
+                image.setdefault(regions[r][c], set()).add(regions[a][b])
+        return all(len(v) == 1 for v in image.values()) and len(
+            {next(iter(v)) for v in image.values()}
+        ) == len(image)
+
+    maps = [f for f in board.maps() if kept(f)]
+    return len({min(tuple(sorted(f(*c) for c in s)) for f in maps) for s in sets})

@@ -1,5 +1,8 @@
 """The compiled counter of cell problems: one army, independent and/or dominating sets.
 
+Quotas (pieces per row, column or region) are not stated here:
+:func:`supports` says no, and "auto" takes an engine that states them.
+
 It translates a :class:`CellProblem` into cell masks for
 :mod:`cpqueens.kernels.cells` and counts the solutions of a given size: an
 independent counter that shares nothing with CP-SAT's statement. Two armies
@@ -28,8 +31,11 @@ CHUNK = 1 << 20
 
 
 def supports(problem: CellProblem, size: int | None = 0, unique: bool = False) -> bool:
-    """Whether the kernels count ``problem``'s solutions of ``size``: one army, no classes."""
-    return problem.armies == 1 and size is not None and not unique
+    """Whether the kernels count ``problem``'s solutions of ``size``: one army, no classes.
+
+    Quotas (per row, column or region) are beyond the kernels: False.
+    """
+    return problem.armies == 1 and size is not None and not unique and not problem.quotas
 
 
 def _placed_fit(problem: CellProblem) -> bool:
@@ -109,7 +115,9 @@ def count(
 ) -> int:
     """The exact number of solutions with ``size`` pieces; a time limit raises, never a part."""
     if not supports(problem, size, unique):
-        raise NotSupportedError("the compiled cell counter counts one army, of a given size")
+        raise NotSupportedError(
+            "the compiled cell counter counts one army, of a given size, without quotas"
+        )
     clock = _clock(time_limit)
     from cpqueens.kernels import cells as kernels
 

@@ -8,6 +8,8 @@ The statement (see :meth:`CellProblem.describe`), a comment before each block:
   ``b`` on a line that has a ``w`` (same-army attacks are allowed);
 - dominating: every free cell is occupied or attacked, a clause over its
   closed neighbourhood;
+- quotas: a linear sum over the free cells of each row, column or region
+  equal to its quota (``x`` on a blocked cell is 0);
 - symmetry: ``x >=lex g(x)`` for every element g of the problem's group (board
   symmetries, and the colour swap for two armies), over the cells row by row
   (army 0 first). Exactly one member of each class (orbit) satisfies all of
@@ -101,6 +103,9 @@ def build(
         for cell in board.free:
             cover = [cell, *sorted(board.neighbours[cell] - set(board.blocked))]
             cp.add_bool_or([x[army][d] for army in range(problem.armies) for d in cover])
+    # Quotas: exactly k pieces on the free cells of each row, column, region.
+    for quota in problem.quotas:
+        cp.add(sum(x[0][cell] for cell in quota.cells) == quota.k)
     if size is not None:
         cp.add(sum(x[0].values()) == size)
     if symmetry:

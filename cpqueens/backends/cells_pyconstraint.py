@@ -12,6 +12,8 @@ block in :func:`build`):
   attack each other;
 - dominating: ``MinSumConstraint(1)`` over each free cell and the free cells
   attacking it, every army;
+- quotas: ``ExactSumConstraint(k)`` over the free cells of each row, column
+  or region;
 - the size: ``ExactSumConstraint(k)`` over each army (or ``MinSumConstraint``
   / ``MaxSumConstraint`` for a bound); two armies of any size:
   ``ExactSumConstraint(0)`` with multipliers 1 and -1.
@@ -116,6 +118,11 @@ def build(
             csp.addConstraint(
                 pc.MinSumConstraint(1), [(army, r, c) for army in armies for r, c in cover]
             )
+    # Quotas: exactly k pieces on the free cells of each row, column, region.
+    for quota in problem.quotas:
+        mine = [(0, r, c) for r, c in quota.cells if (r, c) not in board.blocked]
+        if mine:  # _may_fit answers a quota on no free cell
+            csp.addConstraint(pc.ExactSumConstraint(quota.k), mine)
     # The size of each army.
     for army in armies:
         mine = [(army, r, c) for r, c in free]
@@ -148,6 +155,10 @@ def _may_fit(
         for r2, c2, b in placed
     ):
         return False
+    blocked = set(board.blocked)
+    for quota in problem.quotas:
+        if sum(1 for cell in quota.cells if cell not in blocked) < quota.k:
+            return False
     mine = [sum(1 for *_, a in placed if a == army) for army in range(problem.armies)]
     most = len(board.free) // problem.armies  # two armies hold as many pieces each
     low = max(v for v in (size, at_least, 0) if v is not None)
@@ -248,9 +259,10 @@ def optimise(
     Maximise without domination: removing a piece that was not placed keeps
     a solution, so the sizes that have solutions are consecutive; k grows
     from the placed pieces' count until k + 1 has none. Maximise with
-    domination: a solution of at least k + 1 after one of k, until none. A
-    time limit gives the best found, "feasible", with the bound proved so far
-    (a maximum's: the free cells per army).
+    domination: a solution of at least k + 1 after one of k, until none.
+    Quotas fix the size: that size is searched alone. A time limit gives
+    the best found, "feasible", with the bound proved so far (a maximum's:
+    the free cells per army).
     """
     start = time.perf_counter()
     deadline = _clock(time_limit)
@@ -267,7 +279,10 @@ def optimise(
             progress(size(found), bound, time.perf_counter() - start)
 
     try:
-        if sense == "minimize":
+        if problem.size is not None:  # the quotas fix the size: nothing to step
+            bound = problem.size
+            best = next(_search(problem, problem.size, None, None, deadline), None)
+        elif sense == "minimize":
             for k in range(placed, free + 1):
                 bound = k
                 best = next(_search(problem, k, None, None, deadline), None)

@@ -90,6 +90,15 @@ class CellModel:
         """The model as mathematics."""
         return self.problem.describe()
 
+    def _size(self, queens: object) -> int | None:
+        """``queens`` checked; with quotas, None becomes the size they fix (a contradiction raises).
+
+        The size lets the engines that count one size at a time take part.
+        """
+        checked = _size(queens)
+        self.problem.check_size(checked)
+        return self.problem.size if checked is None else checked
+
     def maximize(self, **options: Any) -> Optimum:
         """The largest solution (pieces of army 0), proved optimal unless a limit ends it.
 
@@ -121,7 +130,7 @@ class CellModel:
         a given size), "python-constraint" states the problem in its own
         constraints (small boards); "auto" takes the fastest that can.
         """
-        queens = _size(queens)
+        queens = self._size(queens)
         engine = _cell_engine(backend, self.problem, queens, unique, "count")
         return int(engine.count(self.problem, queens, unique=unique, time_limit=time_limit))
 
@@ -133,7 +142,7 @@ class CellModel:
         Raises ``CrossCheckError`` naming each engine's count, and
         ``NotSupportedError`` when fewer than two engines count the problem.
         """
-        queens = _size(queens)
+        queens = self._size(queens)
         counts = {
             name: int(engine.count(self.problem, queens, unique=unique, time_limit=time_limit))
             for name, engine in _cell_engines(self.problem, queens, unique, "count")
@@ -156,7 +165,7 @@ class CellModel:
         time_limit: float | None = None,
     ) -> Iterator[tuple[Piece, ...]]:
         """Every solution as (row, col, army) triples (one per class if ``unique``)."""
-        queens = _size(queens)
+        queens = self._size(queens)
         engine = _cell_engine(backend, self.problem, queens, unique, "solutions")
         return engine.solutions(  # type: ignore[no-any-return]
             self.problem, queens, unique=unique, time_limit=time_limit
@@ -211,7 +220,7 @@ def _cell_engine(
     limits = (
         "the compiled engine: two peaceable armies without placed pieces"
         if verb == "optimise"
-        else "the compiled counter: one army, a given number of queens, no unique; "
+        else "the compiled counter: one army, a given number of queens, no unique, no quotas; "
         "python-constraint: no unique"
     )
     raise ValueError(f"backend {name!r} cannot {doing} this ({limits})")
@@ -294,6 +303,10 @@ def cells(
     armies: int = 1,
     independent: bool = True,
     dominating: bool = False,
+    per_row: int | None = None,
+    per_column: int | None = None,
+    regions: Iterable[Iterable[int]] | None = None,
+    per_region: int | None = None,
 ) -> CellModel:
     """A board of n rows and m columns (m = n if None) where any number of pieces stand.
 
@@ -304,11 +317,33 @@ def cells(
     army: none attacks another); ``dominating``: every free cell is occupied
     or attacked; ``armies=2``: two armies of equal size (peaceable when
     independent); ``placed`` pieces are (row, col) or (row, col, army).
+
+    Quotas (one army): exactly ``per_row`` pieces on every row, ``per_column``
+    on every column, ``per_region`` on every region of ``regions`` (n rows of
+    m region numbers 0..R-1, every one used). Star Battle with k stars is
+    ``cells(n, attack="king", per_row=k, per_column=k, regions=grid,
+    per_region=k)``; the n-queens problem is ``cells(n, per_row=1)``.
+
+    >>> cells(8, per_row=1).count()
+    92
+    >>> cells(4, attack="rook", per_row=1, per_column=1).count(unique=True)
+    7
     """
     board = CellBoard(
         n, n if m is None else m, tuple(blocked), attack=attack, toroidal=toroidal, knight=knight
     )
-    return CellModel(CellProblem(board, armies, independent, dominating, tuple(placed)))
+    problem = CellProblem(
+        board,
+        armies,
+        independent,
+        dominating,
+        tuple(placed),
+        per_row=per_row,
+        per_column=per_column,
+        regions=regions,  # type: ignore[arg-type]  # validated and made a tuple there
+        per_region=per_region,
+    )
+    return CellModel(problem)
 
 
 def _board(n: Any, m: int | None, blocked: Iterable[Cell]) -> tuple[int, int, tuple[Cell, ...]]:

@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from cpqueens.backends import capabilities, check_name, choices, is_installed, preference
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
+from cpqueens.tasks import optimise
 from cpqueens.vocabulary import region_drawing
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
@@ -488,6 +489,36 @@ class Puzzle(RegionPuzzle):
     def __str__(self) -> str:
         """The letter grid (it reads back with :meth:`parse`)."""
         return self.to_text()
+
+    def cell_model(self) -> optimise.CellModel:
+        r"""The puzzle as a cell model: its stars as quotas per row, column and region.
+
+        No two stars touch (king steps); with ``diagonals`` (one star only)
+        queens' lines attack, which with one star per row and column is the
+        same rule. Givens become placed pieces, blocked cells blocked. Its
+        ``count()`` and ``solutions()`` are those of the puzzle, by other
+        engines (CP-SAT and python-constraint state the quotas as sums).
+
+        >>> p = Puzzle.parse("AAACC\nBAACC\nAACCC\nADCCE\nDDDDE")
+        >>> p.solutions() == [tuple((r, c) for r, c, _ in s) for s in p.cell_model().solutions()]
+        True
+        """
+        if self.diagonals and self.stars != 1:
+            raise ValueError(
+                f"a puzzle with diagonals and {self.stars} stars has no cell model: "
+                "the long diagonals are stated for one star only"
+            )
+        k = self.stars
+        return optimise.cells(
+            self.n,
+            blocked=self.blocked,
+            placed=self.queens,
+            attack="queen" if self.diagonals else "king",
+            per_row=k,
+            per_column=k,
+            regions=self.regions,
+            per_region=k,
+        )
 
     def _verify(self, queens: Iterable[Cell]) -> None:
         problems = self.violations(queens)

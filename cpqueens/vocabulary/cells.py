@@ -17,9 +17,14 @@ is stated over 0/1 cell variables:
   attacks one of another army; with one army, no two pieces attack each
   other) and ``dominating`` (every free cell holds a piece or is attacked by
   one).
-- :func:`symmetries`: the board symmetries (and, for two armies, the colour
-  swap) that map the problem onto itself; solvers break them with lex-leader
-  constraints and count classes under them.
+- quotas (:class:`Quota`): exactly k pieces in every row (``per_row``),
+  every column (``per_column``) or every region of a grid (``regions`` with
+  ``per_region``): Star Battle is king steps with k per row, column and
+  region; the n-queens problem is queen lines with one per row.
+- ``CellProblem.symmetries``: the board symmetries (and, for two armies, the
+  colour swap) that map the problem onto itself (its regions onto regions,
+  its quotas onto quotas); solvers break them with lex-leader constraints
+  and count classes under them.
 
 Nothing here imports a solver.
 """
@@ -53,6 +58,22 @@ TRANSFORMS = {
     "antidiagonal": lambda r, c, m, n: (n - 1 - c, m - 1 - r),
 }
 SQUARE_ONLY = frozenset({"rot90", "rot270", "diagonal", "antidiagonal"})
+#: The symmetries that map rows onto columns (and columns onto rows).
+SWAP_LINES = SQUARE_ONLY
+#: The quota options of :class:`CellProblem`, in the order they are stated.
+QUOTAS = ("per_row", "per_column", "per_region")
+
+
+@dataclass(frozen=True)
+class Quota:
+    """Exactly ``k`` pieces (of the one army) on the free cells of ``cells``.
+
+    ``what`` names the group: "row 3", "column 0", "region 2".
+    """
+
+    what: str
+    cells: tuple[Cell, ...]
+    k: int
 
 
 def _is_int(value: object) -> bool:
@@ -65,6 +86,53 @@ def _size(value: object, what: str) -> int:
     if int(value) < 1:  # type: ignore[call-overload]
         raise ValueError(f"{what} must be an int >= 1, got {value}")
     return int(value)  # type: ignore[call-overload]
+
+
+def _quota(value: object, name: str) -> int | None:
+    """A quota: None, or an int >= 0 (a TypeError or ValueError naming it otherwise)."""
+    if value is None:
+        return None
+    if not _is_int(value):
+        raise TypeError(
+            f"{name} must be an int >= 0 or None, got {value!r} ({type(value).__name__})"
+        )
+    if int(value) < 0:  # type: ignore[call-overload]
+        raise ValueError(f"{name} must be an int >= 0 or None, got {value}")
+    return int(value)  # type: ignore[call-overload]
+
+
+def _regions(grid: object, rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """A grid of region numbers: ``rows`` rows of ``cols`` ints, numbered 0..R-1, all used."""
+    if isinstance(grid, (str, bytes)) or not isinstance(grid, Iterable):
+        raise TypeError(
+            f"regions must be {rows} rows of {cols} region numbers (ints), got {grid!r}"
+        )
+    found = []
+    for r, row in enumerate(grid):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise TypeError(f"regions row {r} must be {cols} region numbers (ints), got {row!r}")
+        row = tuple(row)
+        for c, value in enumerate(row):
+            if not _is_int(value):
+                raise TypeError(f"regions[{r}][{c}] must be an int region number, got {value!r}")
+            if int(value) < 0:
+                raise ValueError(f"regions[{r}][{c}] is {value}: region numbers are ints >= 0")
+        found.append(tuple(int(v) for v in row))
+        if len(row) != cols and r < rows:
+            raise ValueError(
+                f"regions must be {rows} rows of {cols} region numbers: row {r} has {len(row)}"
+            )
+    if len(found) != rows:
+        raise ValueError(
+            f"regions must be {rows} rows of {cols} region numbers, got {len(found)} rows"
+        )
+    used = {value for row in found for value in row}
+    if missing := sorted(set(range(max(used) + 1)) - used):
+        raise ValueError(
+            f"regions must be numbered 0 to {max(used)} with every number used: "
+            f"region(s) {missing} have no cell"
+        )
+    return tuple(found)
 
 
 def _cells(cells: Iterable[object], rows: int, cols: int, what: str) -> tuple[Cell, ...]:
@@ -234,6 +302,16 @@ class CellProblem:
     every free cell holds a piece or is attacked by one. ``placed`` pieces are
     (row, col) pairs of army 0 or (row, col, army) triples. The size of a
     solution is the number of pieces of one army.
+
+    Quotas (one army only): ``per_row`` pieces on every row, ``per_column``
+    on every column, ``per_region`` on every region of ``regions`` (a grid of
+    rows x cols region numbers 0..R-1, every one used); None states none.
+    Blocked cells count for nothing. Quotas fix the size of every solution
+    (``size``), so two that give different sizes are refused.
+
+    >>> star = CellProblem(CellBoard(4, 4, attack="king"), per_row=1, per_column=1)
+    >>> star.size, len(star.quotas), star.symmetries[-1]
+    (4, 8, ('antidiagonal', False))
     """
 
     board: CellBoard
@@ -241,6 +319,10 @@ class CellProblem:
     independent: bool = True
     dominating: bool = False
     placed: tuple[Piece, ...] = field(default=())
+    per_row: int | None = None
+    per_column: int | None = None
+    regions: tuple[tuple[int, ...], ...] | None = None
+    per_region: int | None = None
 
     def __post_init__(self) -> None:
         """Validate the fields and normalise the placed pieces."""
@@ -271,20 +353,125 @@ class CellProblem:
             pieces.add((*cell, int(army)))
         object.__setattr__(self, "armies", int(self.armies))
         object.__setattr__(self, "placed", tuple(sorted(pieces)))
+        self._check_quotas()
+
+    def _check_quotas(self) -> None:
+        """Validate and normalise the quotas and the regions; refuse contradicting ones."""
+        board = self.board
+        for name in QUOTAS:
+            object.__setattr__(self, name, _quota(getattr(self, name), name))
+        if self.regions is not None:
+            object.__setattr__(self, "regions", _regions(self.regions, board.rows, board.cols))
+        if self.regions is not None and self.per_region is None:
+            raise ValueError("regions need per_region: the number of pieces in every region")
+        if self.per_region is not None and self.regions is None:
+            raise ValueError("per_region needs regions: a grid of region numbers")
+        stated = [name for name in QUOTAS if getattr(self, name) is not None]
+        if stated and self.armies != 1:
+            raise ValueError(
+                f"quotas ({', '.join(stated)}) need one army, got armies={self.armies}"
+            )
+        groups = {
+            "per_row": (board.rows, "rows", board.cols, "row"),
+            "per_column": (board.cols, "columns", board.rows, "column"),
+            "per_region": (self.region_count, "regions", 0, "region"),
+        }
+        totals: list[tuple[str, int]] = []  # (the quota in words, the size it fixes)
+        for name in stated:
+            k = getattr(self, name)
+            number, plural, length, single = groups[name]
+            if name != "per_region" and k > length:
+                raise ValueError(
+                    f"{name}={k} is more than the {length} cells of a {single} "
+                    f"on the {board.rows}x{board.cols} board"
+                )
+            totals.append(
+                (f"{name}={k} puts {k * number} pieces on the {number} {plural}", k * number)
+            )
+        for words, total in totals[1:]:
+            if total != totals[0][1]:
+                raise ValueError(f"{totals[0][0]}, but {words}: no solution meets both")
+
+    @property
+    def region_count(self) -> int:
+        """The number of regions (0 without a grid)."""
+        return 0 if self.regions is None else 1 + max(max(row) for row in self.regions)
+
+    @property
+    def size(self) -> int | None:
+        """The number of pieces every solution has, as the quotas fix it (None without quotas)."""
+        if self.per_row is not None:
+            return self.per_row * self.board.rows
+        if self.per_column is not None:
+            return self.per_column * self.board.cols
+        if self.per_region is not None:
+            return self.per_region * self.region_count
+        return None
+
+    @cached_property
+    def quotas(self) -> tuple[Quota, ...]:
+        """Every quota: rows, then columns, then regions (each over all its cells)."""
+        board, found = self.board, []
+        if self.per_row is not None:
+            for r in range(board.rows):
+                cells = tuple((r, c) for c in range(board.cols))
+                found.append(Quota(f"row {r}", cells, self.per_row))
+        if self.per_column is not None:
+            for c in range(board.cols):
+                cells = tuple((r, c) for r in range(board.rows))
+                found.append(Quota(f"column {c}", cells, self.per_column))
+        if self.regions is not None and self.per_region is not None:
+            for g in range(self.region_count):
+                cells = tuple(cell for cell in board.cells if self.regions[cell[0]][cell[1]] == g)
+                found.append(Quota(f"region {g}", cells, self.per_region))
+        return tuple(found)
+
+    def check_size(self, queens: int | None) -> None:
+        """Raise a ValueError if ``queens`` pieces contradict the quotas' size."""
+        if queens is None or self.size is None or queens == self.size:
+            return
+        stated = ", ".join(
+            f"{name}={getattr(self, name)}" for name in QUOTAS if getattr(self, name) is not None
+        )
+        raise ValueError(
+            f"queens={queens} contradicts the quotas: {stated} on this board "
+            f"means {self.size} pieces in every solution"
+        )
+
+    def keeps(self, name: str) -> bool:
+        """Whether the board symmetry ``name`` maps the regions onto regions and keeps the quotas.
+
+        Rows and columns trade places under the quarter turns and the diagonal
+        reflections: those keep the quotas only when ``per_row == per_column``.
+        """
+        if name in SWAP_LINES and self.per_row != self.per_column:
+            return False
+        if self.regions is None:
+            return True
+        image: dict[int, int] = {}
+        for cell in self.board.cells:
+            r, c = self.board.transform(name, cell)
+            here, there = self.regions[cell[0]][cell[1]], self.regions[r][c]
+            if image.setdefault(here, there) != there:
+                return False
+        return len(set(image.values())) == len(image)
 
     @cached_property
     def symmetries(self) -> tuple[tuple[str, bool], ...]:
         """The group that maps solutions onto solutions: (board symmetry, swap the armies).
 
         A board symmetry of the board that maps each army's placed pieces onto
-        themselves; with two armies, also each of those followed by the colour
-        swap if it maps the placed pieces of army 0 onto those of army 1 and
-        back. The identity ("identity", False) comes first.
+        themselves, the regions onto regions and the quotas onto quotas; with
+        two armies, also each of those followed by the colour swap if it maps
+        the placed pieces of army 0 onto those of army 1 and back.
+        The identity ("identity", False) comes first.
         """
         board = self.board
         found = []
         for swap in (False, True) if self.armies == 2 else (False,):
             for name in board.symmetries:
+                if not self.keeps(name):
+                    continue
                 image = {
                     (*board.transform(name, (r, c)), (1 - a) if swap else a)
                     for r, c, a in self.placed
@@ -315,6 +502,11 @@ class CellProblem:
             covered = set(cells).union(*(board.neighbours[cell] for cell in cells))
             if uncovered := set(board.free) - covered:
                 return f"cell {min(uncovered)} is neither occupied nor attacked"
+        occupied = set(cells)
+        for quota in self.quotas:
+            got = len(occupied.intersection(quota.cells))
+            if got != quota.k:
+                return f"{quota.what} holds {got} pieces, expected {quota.k}"
         return None
 
     def describe(self, sense: str | None = None, size: int | None = None) -> str:
@@ -335,6 +527,15 @@ class CellProblem:
         if self.dominating:
             pieces = "w + b" if self.armies == 2 else "x"
             out.append(f"{pieces} >= 1 over each free cell and the cells attacking it")
+        groups = (
+            ("per_row", "row r", f"r < {board.rows}", "c"),
+            ("per_column", "column c", f"c < {board.cols}", "r"),
+            ("per_region", "region g", f"g < {self.region_count}", "(r,c) in region g"),
+        )
+        for name, group, bound, over in groups:
+            k = getattr(self, name)
+            if k is not None:
+                out.append(f"sum x[r,c] over {over} = {k} for each {group}, 0 <= {bound}")
         if self.placed:
             out.append(f"placed: {list(self.placed)}")
         if size is not None:
