@@ -230,6 +230,119 @@ def test_two_stars_agree_with_the_oracle(seed):
     assert_engines_agree(Puzzle(n, regions, stars=2), expected)
 
 
+def perturbed_rows(n, swaps, rng):
+    """Rows as regions, then ``swaps`` random cells swapped with the cell below: many solutions."""
+    grid = [[r] * n for r in range(n)]
+    for _ in range(swaps):
+        r, c = rng.randrange(n - 1), rng.randrange(n)
+        grid[r][c], grid[r + 1][c] = grid[r + 1][c], grid[r][c]
+    return grid
+
+
+@pytest.fixture
+def turned_at_once(monkeypatch):
+    """The compiled search compares orientations at once (no first slice, 2 rows probed).
+
+    Yields the orientations it chose, so that a test can see the turned searches were run.
+    """
+    from cpqueens.backends import regions_bitmask
+
+    chosen = []
+    choose = regions_bitmask._best_orientation
+
+    def spy(puzzle, deadline):
+        chosen.append(choose(puzzle, deadline))
+        return chosen[-1]
+
+    monkeypatch.setattr(regions_bitmask, "FIRST_SLICE", 0)
+    monkeypatch.setattr(regions_bitmask, "PROBE_ROWS", 2)
+    monkeypatch.setattr(regions_bitmask, "_best_orientation", spy)
+    return chosen
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_two_stars_with_many_solutions_agree_with_the_oracle(request, turned):
+    # The region rooms (no-touch two rows at a time) and the jumps past barred columns prune;
+    # a count with no limit must still see every solution, in either search orientation.
+    chosen = request.getfixturevalue("turned_at_once") if turned else None
+    rng = random.Random(23)
+    counts = []
+    for swaps in (0, 2, 3, 4, 6):
+        regions = perturbed_rows(9, swaps, rng)
+        expected = oracle(9, regions, stars=2)
+        puzzle = Puzzle(9, regions, stars=2)
+        assert puzzle.count(backend="bitmask") == len(expected)
+        assert puzzle.solutions(backend="bitmask") == expected
+        assert puzzle.solutions(limit=3, backend="bitmask") == expected[:3]
+        assert puzzle.count(limit=2, backend="bitmask") == min(2, len(expected))
+        counts.append(len(expected))
+    assert counts[0] == 664 and max(counts[1:]) > 2  # rows as regions: every 2-star layout
+    if turned:
+        assert any(chosen)  # some searches ran turned
+
+
+def test_three_stars_agree_with_cpsat_in_every_orientation(monkeypatch):
+    from cpqueens.backends import regions_bitmask
+
+    puzzles = [Puzzle(13, perturbed_rows(13, 10, random.Random(0)), stars=3)]
+    expected = [sorted(puzzle.solutions(backend="cpsat")) for puzzle in puzzles]
+    assert [len(found) for found in expected] == [14]
+    monkeypatch.setattr(regions_bitmask, "FIRST_SLICE", 0)
+    for turn in range(len(regions_bitmask.ORIENTATIONS)):
+        monkeypatch.setattr(regions_bitmask, "_best_orientation", lambda *_, turn=turn: turn)
+        for puzzle, solutions in zip(puzzles, expected, strict=True):
+            found = puzzle.solutions(backend="bitmask")
+            assert found == solutions
+            assert all(puzzle.violations(queens) == [] for queens in found)
+            assert puzzle.count(limit=2, backend="bitmask") == 2
+            assert puzzle.count(backend="bitmask") == len(solutions)
+
+
+def test_a_turned_search_maps_givens_holes_and_solutions_back(turned_at_once):
+    # Givens, holes and the long diagonals turn with the board; the solutions turn back,
+    # in lexicographic order; a turned search that stops at its limit gives way.
+    rng = random.Random(7)
+    for _ in range(12):
+        n = rng.choice((5, 6))
+        regions = random_regions(n, rng)
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        given = rng.sample(cells, rng.randint(0, 1))
+        walls = rng.sample([cell for cell in cells if cell not in given], rng.randint(0, 3))
+        diagonals = rng.random() < 0.5
+        expected = oracle(n, regions, 1, given, walls, diagonals)
+        puzzle = Puzzle(n, regions, queens=given, blocked=walls, diagonals=diagonals)
+        assert puzzle.solutions(backend="bitmask") == expected
+        assert puzzle.solutions(limit=1, backend="bitmask") == expected[:1]
+        assert puzzle.count(limit=2, backend="bitmask") == min(2, len(expected))
+    assert any(turned_at_once) and not all(turned_at_once)
+
+
+#: Seed 14007 of benchmarks/puzzles_generated.json: the slowest to prove unique rows top-down.
+STAR_BATTLE_14 = """stars 3
+AAAAABBBBBBCCC
+DDDAAABBEBBBBC
+DDAAFFFFEBCCCC
+DDAAAFGEEECHHH
+IDDAAFGEEEJHHH
+IDDAAFGGEEJHHH
+IDKKKFGGEEJHHH
+IDKKFFGGGEJJJH
+IDKKKFEEEEEEJH
+IDDLFFEMEMJJJH
+IDDLLEEMMMJJJJ
+IIDDLLEMMJJJNJ
+IILLLLMMMNNNNJ
+IIILMMMNNNNNNN
+"""
+
+
+def test_a_14x14_three_star_puzzle_is_unique_on_the_compiled_engine_and_cpsat():
+    puzzle = Puzzle.parse(STAR_BATTLE_14)
+    found = puzzle.solutions(limit=2, backend="bitmask")
+    assert found == puzzle.solutions(limit=2, backend="cpsat")
+    assert len(found) == 1 and puzzle.violations(found[0]) == []
+
+
 def test_star_layouts_of_the_oracle():
     # Two stars per row and column with none touching need n >= 8; 8x8 has exactly two ways.
     assert [len(star_layouts(n, 2)) for n in range(4, 9)] == [0, 0, 0, 0, 2]
