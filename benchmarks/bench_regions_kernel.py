@@ -55,16 +55,27 @@ def old_kernel(ref: str):  # type: ignore[no-untyped-def]
 
 
 def run_old(module, puzzle) -> int:  # type: ignore[no-untyped-def]
-    """Solve and prove unique with the old kernel, as its engine called it; the count (<= 2)."""
+    """Solve and prove unique with the old kernel, as its engine called it; the count (<= 2).
+
+    The solutions are turned into cells as the engine does (the same code it ran then), so
+    that both sides pay for the same Python around the kernel.
+    """
     region, masks, columns, _skip, start, cells = regions_bitmask.arrays(puzzle)
     out = np.zeros((2, puzzle.n), dtype=np.int64)
     args = (puzzle.n, puzzle.stars, puzzle.diagonals, region, masks, columns, start, cells, 2, out)
     if not hasattr(module, "first_state"):  # the one-call kernel
-        return int(module.search(*args))
-    state, counters = module.first_state(puzzle.n, start)
-    while module.search(*args, state, counters, regions_bitmask.BUDGET) == module.PAUSED:
-        pass
-    return int(counters[1])
+        total = int(module.search(*args))
+    else:
+        state, counters = module.first_state(puzzle.n, start)
+        while module.search(*args, state, counters, regions_bitmask.BUDGET) == module.PAUSED:
+            pass
+        total = int(counters[1])
+    n = puzzle.n
+    [  # the solutions as cells, as the engine returned them then
+        tuple((row, c) for row in range(n) for c in range(n) if (int(out[i, row]) >> c) & 1)
+        for i in range(min(total, len(out)))
+    ]
+    return total
 
 
 def run_new(puzzle) -> int:  # type: ignore[no-untyped-def]
