@@ -197,9 +197,9 @@ def search(
 def _arguments(
     puzzle: RegionPuzzle, limit: int | None, rng: random.Random | None, last: int | None = None
 ) -> tuple | None:
-    """The kernel's arguments before ``out`` (None: a row with no candidate, so no solution)."""
+    """The kernel's arguments before ``out`` (None: no candidate anywhere, so no solution)."""
     region, masks, columns, skip, start, cells = arrays(puzzle, rng)
-    if np.any(start[1:] == start[:-1]):
+    if len(masks) == 0:
         return None
     n = puzzle.n
     return (
@@ -253,7 +253,7 @@ def _best_orientation(puzzle: RegionPuzzle, deadline: Deadline | None) -> int:
         turned = puzzle if turn == 0 else _turn(puzzle, turn)
         args = _arguments(turned, fewest, None, PROBE_ROWS - 1)
         if args is None:
-            return turn  # a line with no candidate: this orientation sees it at once
+            return turn  # no candidate at all: no solution
         found = _run(args, np.zeros((0, puzzle.n), dtype=np.int64), deadline)
         if turn == 0 and found == 0:
             return 0  # no placement passes: the search here is over at once

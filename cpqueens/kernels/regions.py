@@ -37,13 +37,14 @@ from cpqueens.kernels.jit import kernel
 
 DONE, PAUSED = 0, -1
 #: The rows of the state array: per row of the grid (and one more), then the counters.
-COLCNT, REGCNT, IDX, PLACED, PREV, LEFT, RIGHT = range(7)
+COLCNT, REGCNT, IDX, PLACED, PREV, LEFT, RIGHT, BAD = range(8)
 
 
 def first_state(n: int, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A fresh state for :func:`search`: the per-row arrays and the counters (row, count)."""
-    state = np.zeros((7, n + 1), dtype=np.int64)
+    state = np.zeros((8, n + 1), dtype=np.int64)
     state[PLACED, :] = -1
+    state[BAD, :] = -1  # a row's barred cells: worked out when the search enters it
     state[IDX, 0] = start[0]
     counters = np.zeros(2, dtype=np.int64)  # the row being filled (-1: done), solutions so far
     return state, counters
@@ -109,6 +110,7 @@ def search(
     prev = state[PREV].copy()
     left = state[LEFT].copy()
     right = state[RIGHT].copy()
+    barred = state[BAD].copy()
     r = counters[0]
     count = counters[1]
     tried = 0
@@ -116,7 +118,7 @@ def search(
         if tried >= budget:
             counters[0] = r
             counters[1] = count
-            _save(state, colcnt, regcnt, idx, placed, prev, left, right)
+            _save(state, colcnt, regcnt, idx, placed, prev, left, right, barred)
             return PAUSED
         i = placed[r]
         if i >= 0:  # take back this row's last candidate
@@ -126,15 +128,18 @@ def search(
                 regcnt[region[r * n + c]] -= 1
             placed[r] = -1
         found = False
-        bad = prev[r] | (prev[r] << 1) | (prev[r] >> 1)
-        if diagonals:
-            bad |= left[r] | right[r]
-        for c in range(n):
-            if colcnt[c] >= k:
-                bad |= np.int64(1) << c
-        for g in range(n):
-            if regcnt[g] >= k:
-                bad |= cells[r * n + g]
+        bad = barred[r]
+        if bad < 0:  # first entry into this row since the rows above changed
+            bad = prev[r] | (prev[r] << 1) | (prev[r] >> 1)
+            if diagonals:
+                bad |= left[r] | right[r]
+            for c in range(n):
+                if colcnt[c] >= k:
+                    bad |= np.int64(1) << c
+            for g in range(n):
+                if regcnt[g] >= k:
+                    bad |= cells[r * n + g]
+            barred[r] = bad
         while idx[r] < start[r + 1]:
             i = idx[r]
             idx[r] += 1
@@ -207,7 +212,7 @@ def search(
             if limit > 0 and count >= limit:
                 counters[0] = r
                 counters[1] = count
-                _save(state, colcnt, regcnt, idx, placed, prev, left, right)
+                _save(state, colcnt, regcnt, idx, placed, prev, left, right, barred)
                 return DONE
             continue
         m = cand[placed[r]]
@@ -217,13 +222,14 @@ def search(
         r += 1
         idx[r] = start[r]
         placed[r] = -1
+        barred[r] = -1
     counters[0] = -1
     counters[1] = count
     return DONE
 
 
 @kernel(nogil=True)
-def _save(state, colcnt, regcnt, idx, placed, prev, left, right):  # pragma: no cover
+def _save(state, colcnt, regcnt, idx, placed, prev, left, right, barred):  # pragma: no cover
     """Write the search's arrays back into ``state``."""
     state[COLCNT, :] = colcnt
     state[REGCNT, :] = regcnt
@@ -232,3 +238,4 @@ def _save(state, colcnt, regcnt, idx, placed, prev, left, right):  # pragma: no 
     state[PREV, :] = prev
     state[LEFT, :] = left
     state[RIGHT, :] = right
+    state[BAD, :] = barred
