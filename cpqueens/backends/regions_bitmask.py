@@ -37,7 +37,7 @@ NAME = "bitmask"
 #: The candidates one kernel call tries before it hands control back (some 10-50 ms).
 BUDGET = 1 << 20
 #: The candidates a search tries in its own orientation before it compares the others.
-FIRST_SLICE = 1 << 16
+FIRST_SLICE = 1 << 18
 #: The rows whose partial placements the comparison of orientations counts.
 PROBE_ROWS = 5
 #: The board's maps (each its own inverse) that fill rows or columns from either end.
