@@ -99,9 +99,16 @@ def main() -> None:
     parser.add_argument("--before", default="565351e", help="the git ref of the old kernel")
     parser.add_argument("--repeat", type=int, default=5, help="runs per puzzle and kernel")
     parser.add_argument("--print", action="store_true", help="print, do not append")
+    parser.add_argument(
+        "--rows-only",
+        action="store_true",
+        help="the current engine never turns the board (FIRST_SLICE unbounded): the kernel alone",
+    )
     parser.add_argument("--stars14-seeds", metavar="S,S,...", help="as for bench_puzzles.py")
     args = parser.parse_args()
     seeds14 = [int(s) for s in args.stars14_seeds.split(",")] if args.stars14_seeds else None
+    if args.rows_only:
+        regions_bitmask.FIRST_SLICE = 1 << 62
     old = old_kernel(args.before)
     sets = {
         "Queens 9x9 (20)": cached(9, 1, 20, 9000),
