@@ -206,7 +206,7 @@ def search(
             continue
         if r == last:
             if count < out.shape[0]:
-                for row in range(n):
+                for row in range(last + 1):
                     out[count, row] = cand[placed[row]]
             count += 1
             if limit > 0 and count >= limit:
