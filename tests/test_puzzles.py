@@ -157,6 +157,19 @@ def test_a_time_limit_ends_a_huge_count(engine):
     assert message.endswith(" solution(s) found by then")
 
 
+def test_a_time_limit_while_orientations_are_compared_names_solutions(monkeypatch):
+    # The probe counts placements of a few rows; a deadline passing then names the solutions
+    # found before it (none here: the first slice is empty), never the placements.
+    from cpqueens.backends import regions_bitmask
+
+    monkeypatch.setattr(regions_bitmask, "FIRST_SLICE", 0)
+    monkeypatch.setattr(regions_bitmask, "PROBE_ROWS", 2)
+    monkeypatch.setattr(regions_bitmask, "BUDGET", 60)
+    rows = Puzzle(9, tuple((r,) * 9 for r in range(9)))  # 47622 solutions (A002464)
+    with pytest.raises(cpqueens.IncompleteSearchError, match=r"; 0 solution\(s\) found by then$"):
+        rows.count(time_limit=1e-6)
+
+
 def test_every_puzzle_verb_takes_a_time_limit():
     small = Puzzle.parse(QUEENS_5)
     now = 1e-9  # passed before the first check
@@ -250,8 +263,8 @@ def turned_at_once(monkeypatch):
     chosen = []
     choose = regions_bitmask._best_orientation
 
-    def spy(puzzle, deadline):
-        chosen.append(choose(puzzle, deadline))
+    def spy(*args):
+        chosen.append(choose(*args))
         return chosen[-1]
 
     monkeypatch.setattr(regions_bitmask, "FIRST_SLICE", 0)

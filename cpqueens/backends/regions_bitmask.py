@@ -175,7 +175,7 @@ def search(
     state, counters = kernel.first_state(n, args[7])
     paused = kernel.search(*args, out, state, counters, FIRST_SLICE) == kernel.PAUSED
     if paused and rng is None and n > PROBE_ROWS + 1:
-        turn = _best_orientation(puzzle, deadline)
+        turn = _best_orientation(puzzle, deadline, int(counters[1]))
         if turn > 0:
             turned = _arguments(_turn(puzzle, turn), limit, None)
             turned_out = np.zeros((keep, n), dtype=np.int64)
@@ -245,8 +245,11 @@ def _turn(puzzle: RegionPuzzle, turn: int) -> RegionPuzzle:
     )
 
 
-def _best_orientation(puzzle: RegionPuzzle, deadline: Deadline | None) -> int:
-    """The orientation with the fewest partial placements of the first :data:`PROBE_ROWS` rows."""
+def _best_orientation(puzzle: RegionPuzzle, deadline: Deadline | None, found: int = 0) -> int:
+    """The orientation with the fewest partial placements of the first :data:`PROBE_ROWS` rows.
+
+    A ``deadline`` that passes meanwhile names ``found``, the solutions seen before.
+    """
     best, fewest = 0, 0
     for turn in range(len(ORIENTATIONS)):
         # Each count stops at the fewest so far: a tie keeps the earlier orientation.
@@ -254,29 +257,37 @@ def _best_orientation(puzzle: RegionPuzzle, deadline: Deadline | None) -> int:
         args = _arguments(turned, fewest, None, PROBE_ROWS - 1)
         if args is None:
             return turn  # no candidate at all: no solution
-        found = _run(args, np.zeros((0, puzzle.n), dtype=np.int64), deadline)
-        if turn == 0 and found == 0:
+        placements = _run(args, np.zeros((0, puzzle.n), dtype=np.int64), deadline, found)
+        if turn == 0 and placements == 0:
             return 0  # no placement passes: the search here is over at once
-        if turn == 0 or found < fewest:
-            best, fewest = turn, found
+        if turn == 0 or placements < fewest:
+            best, fewest = turn, placements
     return best
 
 
-def _run(args: tuple, out: np.ndarray, deadline: Deadline | None) -> int:
-    """Run the kernel on ``args`` in slices of :data:`BUDGET` candidates; the solutions' count."""
+def _run(args: tuple, out: np.ndarray, deadline: Deadline | None, found: int | None = None) -> int:
+    """Run the kernel on ``args`` in slices of :data:`BUDGET` candidates; the solutions' count.
+
+    A ``deadline`` that passes first names ``found`` solutions (None: the ones counted here).
+    """
     state, counters = _compiled().first_state(args[0], args[7])
-    _resume(args, out, deadline, state, counters)
+    _resume(args, out, deadline, state, counters, found)
     return int(counters[1])
 
 
 def _resume(
-    args: tuple, out: np.ndarray, deadline: Deadline | None, state: np.ndarray, counters: np.ndarray
+    args: tuple,
+    out: np.ndarray,
+    deadline: Deadline | None,
+    state: np.ndarray,
+    counters: np.ndarray,
+    found: int | None = None,
 ) -> None:
     """Go on with the search held in ``state`` and ``counters`` until it is done."""
     kernel = _compiled()
     while kernel.search(*args, out, state, counters, BUDGET) == kernel.PAUSED:
         if deadline is not None and deadline.left() == 0:
-            raise partial(deadline, int(counters[1]))
+            raise partial(deadline, int(counters[1]) if found is None else found)
 
 
 def search_masks(
