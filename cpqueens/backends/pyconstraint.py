@@ -198,19 +198,8 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
     """
     n, colours = model.n, model.colours
     domains, pending = cell_domains(n, colours, model.constraints)
-    variants = (
-        AllDifferent,
-        Disjoint,
-        LexLeader,
-        Invariant,
-        Toroidal,
-        KnightMoves,
-        Regions,
-        NoTouch,
-        Where,
-    )
-    for item in pending:
-        if not isinstance(item, variants):
+    for item in pending:  # the cell constraints are in the domains already
+        if not isinstance(item, SUPPORTS):
             raise unsupported(NAME, item)
         if isinstance(item, Where) and not item.reads and not evaluate(item.condition, ()):
             return None  # a condition on no variable that is false: no solution
