@@ -133,7 +133,7 @@ def optimise(
 ) -> Result:
     """The largest peaceable armies, proved optimal unless ``time_limit`` ends the search.
 
-    The signature of :func:`cpqueens.backends.cells_cpsat.optimise`; the
+    The signature of :func:`cpqueens.backends.cpsat.cells.optimise`; the
     search runs on one core (``workers`` is accepted and unused). When a limit
     ends it, ``bound`` is the largest knapsack bound of the subtrees left
     open (or the root's, if smaller): a true upper bound. ``knapsack=False``
