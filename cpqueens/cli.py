@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import cpqueens
 from cpqueens.backends import choices, distribution, is_installed, known, preference
@@ -28,6 +28,9 @@ from cpqueens.model import DEFAULT_BACKEND, Model
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.constraints import Placed
 from cpqueens.vocabulary.limits import MAX_BOARD_BYTES
+
+if TYPE_CHECKING:
+    from cpqueens.strategies.planner import BackendName
 
 EXAMPLES = """\
 examples:
@@ -200,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=cpqueens.__version__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    raw = {"formatter_class": argparse.RawDescriptionHelpFormatter}
+    raw: dict[str, Any] = {"formatter_class": argparse.RawDescriptionHelpFormatter}
 
     count = commands.add_parser(
         "count", help="print the exact number of solutions", epilog=examples_for("count"), **raw
@@ -292,7 +295,7 @@ def read_board(path: str) -> Board:
             if sys.stdin is None:
                 raise UsageError(f"cannot read board file {name}: no standard input")
             stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes unless stdin was replaced
-            data = read_at_most(stdin, MAX_BOARD_BYTES)
+            data = read_at_most(stdin, MAX_BOARD_BYTES)  # type: ignore[arg-type]
         else:
             data = read_regular(path, MAX_BOARD_BYTES)
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
@@ -330,7 +333,7 @@ def report_time(args: argparse.Namespace, start: float, engine: str) -> None:
 def run_count(args: argparse.Namespace) -> int:
     """``cpqueens count``: the exact number of solutions."""
     model = build_model(args)
-    engine = model.engine(args.backend)
+    engine = cast("BackendName", model.engine(args.backend))  # a resolved name
     options = {
         "unique": args.unique,
         "progress": True if args.progress else (False if args.quiet or args.json else None),
@@ -408,7 +411,9 @@ def _quiet_on_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    previous: dict[int, Any] = {
+        number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)
+    }
 
     def quiet(number: int, frame: Any) -> None:
         logging.disable(logging.CRITICAL)
@@ -488,7 +493,7 @@ def run_solve(args: argparse.Namespace) -> int:
             raise UsageError(f"--format svg draws one solution: expected --limit 1, got {limit}")
         limit = 1
     model = build_model(args)
-    engine = model.engine(args.backend)
+    engine = cast("BackendName", model.engine(args.backend))  # a resolved name
     solutions = model.solutions(engine, limit=limit, unique=args.unique, time_limit=args.time_limit)
     start = time.perf_counter()
     first = next(solutions, None)  # bad input fails here, before --out is created
@@ -534,7 +539,7 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_exists(args: argparse.Namespace) -> int:
     """``cpqueens exists``: yes if the problem has a solution, no if it provably has none."""
     model = build_model(args)
-    engine = model.engine(args.backend)
+    engine = cast("BackendName", model.engine(args.backend))  # a resolved name
     start = time.perf_counter()
     answer = model.exists(args.backend, time_limit=args.time_limit)  # "auto" takes find() too
     print("yes" if answer else "no")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
@@ -127,7 +127,7 @@ class Model(Problem):
         *,
         unique: bool = False,
         time_limit: float | None = None,
-    ) -> Iterator[Solution]:
+    ) -> Generator[Solution, None, None]:
         """Lazily yield solutions in lexicographic order, at most ``limit``.
 
         The order is that of colour 0's columns row by row, then colour 1's, and
@@ -148,7 +148,7 @@ class Model(Problem):
 
     def _solutions(
         self, backend: BackendName, limit: int | None, unique: bool, time_limit: float | None
-    ) -> Iterator[Solution]:
+    ) -> Generator[Solution, None, None]:
         """The generator behind ``solutions``, its arguments checked."""
         if no_room(self.n, self.colours):
             return  # more colours than columns: no solution, known at once
@@ -240,7 +240,7 @@ class Model(Problem):
 
     def cross_check(self) -> int:
         """Count with every installed backend; return the count, or raise if any two disagree."""
-        counts = {name: self.count(name) for name in installed_backends()}
+        counts = {name: self.count(name) for name in installed_backends()}  # type: ignore[arg-type]
         if len(set(counts.values())) != 1:
             found = ", ".join(f"{name}={value}" for name, value in counts.items())
             raise CrossCheckError(f"backends disagree on the count: {found}")

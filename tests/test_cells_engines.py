@@ -106,6 +106,18 @@ def test_python_constraint_counts_every_size_and_bounds():
     assert peace.count(backend=PC) == sum(armies.armies(k) for k in range(5)) == peace.count()
 
 
+def test_a_board_with_every_cell_blocked_counts_the_empty_set_on_every_engine():
+    # No free cell: python-constraint builds no problem and answers from the bounds alone
+    # (an absent at_least once raised TypeError there; mypy found it).
+    from cpqueens.backends.pyconstraint import cells as cells_pyconstraint
+
+    model = cpqueens.cells(2, blocked=[(0, 0), (0, 1), (1, 0), (1, 1)])
+    assert len(Board(2, 2, [(0, 0), (0, 1), (1, 0), (1, 1)]).sets(0)) == 1  # the oracle
+    assert model.count(backend=PC) == model.count(backend="cpsat") == 1
+    assert cells_pyconstraint.count(model.problem, at_least=1) == 0
+    assert cells_pyconstraint.count(model.problem, at_most=0) == 1
+
+
 @pytest.mark.parametrize(
     ("rows", "cols", "blocked", "toroidal", "what"),
     [

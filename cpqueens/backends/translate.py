@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from cpqueens.errors import NotSupportedError
 from cpqueens.vocabulary.constraints import Constraint, Forbidden, NoTouch, Placed, Regions
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.problem import Problem
 
 
 def unsupported(backend: str, constraint: object) -> NotSupportedError:
@@ -44,7 +48,7 @@ def domains(
     return columns, rest
 
 
-def tight_regions(model) -> bool:
+def tight_regions(model: Problem) -> bool:
     """Whether every colour of ``model`` keeps one queen per region and none touching.
 
     Such a model (the Queens game) has few solutions and a short search: one

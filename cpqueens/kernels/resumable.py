@@ -30,7 +30,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-def first_state(allowed: np.ndarray) -> tuple[np.ndarray, ...]:
+def first_state(allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A fresh state for :func:`next_placement`: the row stack, the columns, the counters."""
     n = allowed.shape[0]
     stack = np.zeros((n, 4), dtype=np.uint64)  # per row: columns left to try, cols, diag, anti
@@ -108,7 +108,9 @@ def next_placement(allowed, stack, columns, counters, budget):
     return status
 
 
-def any_state(allowed: np.ndarray) -> tuple[np.ndarray, ...]:
+def any_state(
+    allowed: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A fresh state for :func:`search_any`: avail, done, rows, candidates, columns, counters."""
     n = allowed.shape[0]
     avail = np.zeros((n + 1, n), dtype=np.uint64)

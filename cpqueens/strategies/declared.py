@@ -18,7 +18,7 @@ proves each declared symmetry or refuses it with a counterexample:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from cpqueens.strategies.symmetry import group
 from cpqueens.vocabulary.constraints import Where
@@ -27,6 +27,7 @@ from cpqueens.vocabulary.expressions import (
     CondNode,
     Distinct,
     Element,
+    IntNode,
     Logic,
     Node,
     Operator,
@@ -44,6 +45,10 @@ if TYPE_CHECKING:
 SYMBOLIC_CELLS = 1 << 20
 
 
+@overload
+def mapped(node: IntNode, name: str, n: int) -> IntNode: ...
+@overload
+def mapped(node: CondNode, name: str, n: int) -> CondNode: ...
 def mapped(node: Node, name: str, n: int) -> Node:
     """``node`` read on the image of a solution under ``name`` (a symmetry mapping rows to rows).
 

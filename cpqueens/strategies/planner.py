@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Literal
+from typing import Final, Literal
 
 from cpqueens.backends import capabilities, get, is_installed, preference
 from cpqueens.strategies import class_count
@@ -38,7 +38,7 @@ from cpqueens.vocabulary.problem import Problem
 
 #: A backend name as users pass it: a solver, or "auto" for the fastest that fits.
 BackendName = Literal["auto", "cpsat", "python-constraint", "bitmask"]
-AUTO = "auto"
+AUTO: Final = "auto"
 
 #: The ways to count, in the order the planner tries them; the last fits every model.
 STRATEGIES: tuple[Strategy, ...] = (ClassKernels(), HoleSums(), Whole(), Subproblems())

@@ -170,7 +170,7 @@ def subproblems(model: Problem, depth: int = 1, *, symmetry: bool = True) -> tup
         return tuple(found)
 
     mirror = symmetry and is_mirror_symmetric(model)
-    columns = {c for _, c in model.placed}  # two placed queens in a column: no transpose
+    columns = {c for _, c in model.placed}  # type: ignore[assignment]  # two placed queens in a column: no transpose
     if symmetry and not mirror and is_flip_symmetric(model) and len(columns) == len(model.placed):
         return subproblems(transposed(model), depth)  # the mirror keeps the transpose
     for c in range(n):

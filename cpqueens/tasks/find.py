@@ -192,7 +192,7 @@ def _search(
     try:
         while True:
             if use_cpsat and member is None and time.monotonic() >= joins:
-                member = get(racer).FreeSearch(model, _left(deadline), CPSAT_WORKERS)
+                member = get(racer).FreeSearch(model, _left(deadline), CPSAT_WORKERS)  # type: ignore[arg-type]
                 use_cpsat = False
                 member.start()
             if member is not None and member.done.is_set():

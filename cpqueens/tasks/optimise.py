@@ -207,6 +207,7 @@ def _cell_engine(
     """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
     name = check_name(backend, choices())
     doing = {"solutions": "list the solutions of", "optimise": "optimise"}.get(verb, verb)
+    module: ModuleType | None
     if name == "auto":
         for _, module in _cell_engines(problem, size, unique, verb, (), sense):
             return module
@@ -336,7 +337,7 @@ def cells(
         armies,
         independent,
         dominating,
-        tuple(placed),
+        tuple(placed),  # type: ignore[arg-type]  # validated there
         per_row=per_row,
         per_column=per_column,
         regions=regions,  # type: ignore[arg-type]  # validated and made a tuple there

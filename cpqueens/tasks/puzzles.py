@@ -38,7 +38,7 @@ PuzzleBackend = Literal["auto", "bitmask", "cpsat", "python-constraint"]
 #: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
 Difficulty = Literal["easy", "medium", "hard", "needs search"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
-LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
+LEVEL_NAMES: dict[int, Difficulty] = {1: "easy", 2: "medium", 3: "hard"}
 
 
 def _engine(backend: object) -> ModuleType:
@@ -197,7 +197,14 @@ class _Deducer:
                 return i
         return None
 
-    def record(self, rule: str, level: int, text: str, queens=(), crossed=()) -> None:
+    def record(
+        self,
+        rule: str,
+        level: int,
+        text: str,
+        queens: Iterable[Cell] = (),
+        crossed: Iterable[Cell] = (),
+    ) -> None:
         self.steps.append(Step(rule, level, text, tuple(queens), tuple(sorted(set(crossed)))))
 
     # -- the rules, lowest level first ------------------------------------------
@@ -241,7 +248,7 @@ class _Deducer:
 
     def confined(self, size: int) -> bool:
         """Levels 2-3: ``size`` units of one kind inside as many of another claim those."""
-        kinds = {"row": [], "column": [], "region": []}
+        kinds: dict[str, list[int]] = {"row": [], "column": [], "region": []}
         for i, (kind, _, _) in enumerate(self.units):
             if self.need(i) > 0:
                 kinds[kind].append(i)
@@ -259,16 +266,16 @@ class _Deducer:
                 outer = {outer_index.get(cell) for cell in cells}
                 if None in outer or len(outer) != size:
                     continue
-                if sum(self.need(i) for i in group) != sum(self.need(j) for j in outer):
+                if sum(self.need(i) for i in group) != sum(self.need(j) for j in outer):  # type: ignore[misc, arg-type]  # no None
                     continue
                 mine = set(cells)
-                crossed = [x for j in outer for x in self.free(j) if x not in mine]
+                crossed = [x for j in outer for x in self.free(j) if x not in mine]  # type: ignore[arg-type]
                 if not crossed:
                     continue
                 for x in crossed:
                     self.state[x] = 2
                 inner_names = " and ".join(self.label(i) for i in group)
-                outer_names = " and ".join(self.label(j) for j in sorted(outer))
+                outer_names = " and ".join(self.label(j) for j in sorted(outer))  # type: ignore[arg-type, type-var]
                 verb = "lies" if size == 1 else "lie"
                 self.record(
                     "confined" if size == 1 else "confined group", 2 if size == 1 else 3,
@@ -647,6 +654,7 @@ def _grow_regions(
         todo = list(start)
         rng.shuffle(todo)
         target = None
+        cell: Cell | None
         while todo and target is None:
             step = []
             for cell in todo:
@@ -664,7 +672,7 @@ def _grow_regions(
             todo = step
         if target is None:
             return None
-        cell: Cell | None = target
+        cell = target
         while cell is not None and grid[cell[0]][cell[1]] == -1:
             grid[cell[0]][cell[1]] = g
             cell = came[cell]
@@ -704,7 +712,7 @@ def _make_unique(
 
     queens = set(solution)
     limit = 64
-    puzzle = cls(n, regions, stars=k)
+    puzzle = cls(n, regions, stars=k)  # type: ignore[arg-type]  # made a tuple there
     total, found = regions_bitmask.search(puzzle, limit, keep=2, deadline=deadline)
     for _ in range(moves):
         if total == 1:
@@ -726,7 +734,7 @@ def _make_unique(
         if not _connected(regions, g):
             regions[cell[0]][cell[1]] = g
             continue
-        trial = cls(n, regions, stars=k)
+        trial = cls(n, regions, stars=k)  # type: ignore[arg-type]  # made a tuple there
         count, witnesses = regions_bitmask.search(trial, limit, keep=2, deadline=deadline)
         if count <= total:
             puzzle, total, found = trial, count, witnesses

@@ -662,6 +662,6 @@ class Variables:
 def _index(value: object, size: int, what: str, within: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{what} index must be an int, got {value!r}")
-    if not 0 <= value < size:
+    if not 0 <= value < size:  # type: ignore[operator]  # an Integral compares with ints
         raise IndexError(f"{what} {value} is outside {within}")
     return int(value)

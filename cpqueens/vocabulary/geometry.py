@@ -136,7 +136,7 @@ def image(name: str, by_colour: Columns, n: int) -> Columns:
     >>> image("rot90", ((0, 4, 7, 5, 2, 6, 1, 3),), 8)
     ((7, 1, 3, 0, 6, 4, 2, 5),)
     """
-    result = []
+    result: list[tuple[int, ...]] = []
     for columns in by_colour:
         mapped: list[int | None] = [None] * n
         for row, col in enumerate(columns):

@@ -176,7 +176,7 @@ class RegionPuzzle:
         if not isinstance(text, str):
             raise TypeError(f"a puzzle grid must be a str, got {type(text).__name__}")
         lines = ANSI_COLOUR.sub("", text.removeprefix("\ufeff")).splitlines()
-        header = {"stars": None, "diagonals": False}
+        header: dict[str, Any] = {"stars": None, "diagonals": False}
         grid_lines: list[tuple[int, str]] = []
         for number, line in enumerate(lines, start=1):
             stripped = line.strip()
@@ -201,7 +201,8 @@ class RegionPuzzle:
         if not grid_lines:
             raise ValueError("the puzzle has no grid: expected one region symbol per cell")
         cells: list[list[str]] = []
-        queens, blocked = [], []
+        queens: list[Cell] = []
+        blocked: list[Cell] = []
         first = grid_lines[0][0]
         for number, line in grid_lines:
             row: list[str] = []
@@ -251,8 +252,8 @@ class RegionPuzzle:
             n,
             tuple(tuple(order[s] for s in row) for row in cells),
             stars=k,
-            queens=queens,
-            blocked=blocked,
+            queens=queens,  # type: ignore[arg-type]  # validated and made a tuple there
+            blocked=blocked,  # type: ignore[arg-type]
             diagonals=bool(header["diagonals"]),
             labels="".join(order),
         )

@@ -80,7 +80,7 @@ class Solution:
         >>> Solution(((1, 3, 0, 2),), Board(4)).draw("json")
         '[[1, 3, 0, 2]]'
         """
-        style = drawing.check_style(style)
+        style = drawing.check_style(style)  # type: ignore[assignment]  # one of the styles
         if style == "columns":
             return drawing.column_lists(self.by_colour)
         if style == "json":

@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from cpqueens.backends import Capabilities
 from cpqueens.backends.bitmask import search as bitmask_search
@@ -36,6 +37,9 @@ from cpqueens.vocabulary.constraints import (
     Where,
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.problem import Problem
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -113,7 +117,7 @@ class Plan:
         return not (self.symmetric or self.toroidal or self.knight or self.checks or self.rules)
 
 
-def compile_plan(model) -> Plan:
+def compile_plan(model: Problem) -> Plan:
     """Translate ``model.constraints`` into per-colour, per-row allowed-column masks.
 
     A row with a blocked cell or a placed queen gets its own n-bit mask per
@@ -528,7 +532,9 @@ def _nested(
             yield from _nested(plan, found, deadline)
 
 
-def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
+def solutions(
+    model: Problem, time_limit: float | None = None
+) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Lazily yield every solution, one column tuple per colour, in lexicographic order.
 
     ``time_limit`` (seconds) ends a longer search with ``IncompleteSearchError``.
@@ -574,7 +580,7 @@ def wants_native(plan: Plan) -> bool:
     return rows >= NATIVE_MIN_ROWS - (3 if len(plan.allowed) > 1 else 0)
 
 
-def describe(model) -> str:
+def describe(model: Problem) -> str:
     """What counts ``model`` on this engine: which kernel, or the Python DFS and why."""
     from cpqueens.backends.bitmask.conditions import fits
 
@@ -669,7 +675,7 @@ def _native_variant_count(plan: Plan, earlier: tuple[tuple[int, ...], ...]) -> i
     return int(count_variant(array, colour in plan.toroidal, colour in plan.knight))
 
 
-def count(model) -> int:
+def count(model: Problem) -> int:
     """The exact number of solutions."""
     plan = compile_plan(model)
     if plan.symmetric:
@@ -711,25 +717,27 @@ def _python_count(plan: Plan) -> int:
     return nested_count(())
 
 
-def native_plan(model) -> Plan | None:
+def native_plan(model: Problem) -> Plan | None:
     """The model's plan if the compiled decision searches hold it and it pays, else None."""
     plan = compile_plan(model)
     return plan if plan.plain and wants_native(plan) else None
 
 
-def _regions_plan(model) -> tuple[Plan, tuple[tuple[int, ...], ...]] | None:
+def _regions_plan(model: Problem) -> tuple[Plan, tuple[tuple[int, ...], ...]] | None:
     """The plan and region grid of a model the regions kernel decides (no symmetry rule)."""
     plan = compile_plan(model)
     grid = regions_grid(plan)
     return None if grid is None or plan.symmetric else (plan, grid)
 
 
-def decides(model) -> bool:
+def decides(model: Problem) -> bool:
     """Whether the compiled searches decide ``model`` (``first``): a plain or a regions model."""
     return native_plan(model) is not None or _regions_plan(model) is not None
 
 
-def first(model, clock: Deadline | None, lexicographic: bool) -> tuple[tuple[int, ...], ...] | None:
+def first(
+    model: Problem, clock: Deadline | None, lexicographic: bool
+) -> tuple[tuple[int, ...], ...] | None:
     """The first solution (lexicographic, or any) of a model :func:`decides` holds; None if none.
 
     Raises ValueError for a model the compiled searches do not hold.
@@ -744,7 +752,7 @@ def first(model, clock: Deadline | None, lexicographic: bool) -> tuple[tuple[int
     return bitmask_search.checked(plan, bitmask_search.search(plan, clock, lexicographic))
 
 
-def line_search(model) -> bitmask_search.LineSearch | None:
+def line_search(model: Problem) -> bitmask_search.LineSearch | None:
     """The fewest-free-row search of a one-colour plain model the kernels hold, else None."""
     if model.colours != 1 or model.n > MAX_COLUMNS:
         return None
@@ -811,7 +819,7 @@ def _regions_solutions(
         yield (columns,)
 
 
-def counts_whole(model) -> bool:
+def counts_whole(model: Problem) -> bool:
     """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``).
 
     One colour of them on at most 62 columns is the compiled regions kernel's;

@@ -29,9 +29,20 @@ if TYPE_CHECKING:
 class Plan(Protocol):
     """What the searches read of the bitmask engine's plan of a model."""
 
-    n: int
-    allowed: tuple[tuple[int, ...], ...]
-    disjoint: frozenset[tuple[int, int]]
+    @property
+    def n(self) -> int:
+        """The board's size."""
+        ...
+
+    @property
+    def allowed(self) -> tuple[tuple[int, ...], ...]:
+        """The allowed columns' mask of each colour's rows."""
+        ...
+
+    @property
+    def disjoint(self) -> frozenset[tuple[int, int]]:
+        """The colour pairs that share no cell."""
+        ...
 
     def colour_masks(self, colour: int, earlier: Sequence[tuple[int, ...]]) -> list[int]:
         """Colour ``colour``'s allowed masks, less the cells of earlier colours."""

@@ -15,6 +15,7 @@ import atexit
 import queue
 import threading
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
@@ -51,6 +52,9 @@ from cpqueens.vocabulary.expressions import (
     reads,
 )
 from cpqueens.vocabulary.geometry import AFFINE
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.problem import Problem
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -94,7 +98,7 @@ _POLL = 0.05
 
 
 def build(
-    model, lexicographic: bool = True
+    model: Problem, lexicographic: bool = True
 ) -> tuple[cp_model.CpModel, list[list[cp_model.IntVar]]]:
     """Translate ``model.constraints`` into a CP-SAT model and its q[colour][row] variables.
 
@@ -212,7 +216,7 @@ class _Conditions:
         """Translate into ``cp`` over the variables ``q[colour][row]`` of an n x n board."""
         self.cp, self.q, self.n = cp, q, n
 
-    def term(self, node: IntNode) -> cp_model.LinearExprT:
+    def term(self, node: IntNode) -> cp_model.LinearExpr | int:
         """A linear expression equal to the integer node."""
         cp = self.cp
         if isinstance(node, int):
@@ -233,7 +237,8 @@ class _Conditions:
         if node.name == "neg":
             return -self.term(args[0])
         if node.name == "*":
-            return self.term(args[0]) * self.term(args[1])  # one of the two is an int
+            # One of the two is an int (the expression checks it); the stubs cannot know which.
+            return self.term(args[0]) * self.term(args[1])  # type: ignore[operator]
         lo, hi = bounds(node, self.n)
         if node.name == "abs":
             target = cp.new_int_var(lo, hi, "abs")
@@ -271,7 +276,7 @@ class _Conditions:
         else:
             cp.add_bool_or([self.literal(node)])
 
-    def literal(self, node: CondNode) -> cp_model.IntVar:
+    def literal(self, node: CondNode) -> cp_model.BoolVarT:
         """A Boolean literal equivalent to the condition (both ways)."""
         cp = self.cp
         if not reads(node):
@@ -349,7 +354,8 @@ def _add_symmetry_constraints(
             continue
         for name in constraint.symmetries:
             mapped = images(name)
-            equal = None  # the literal "the positions before i are all equal"; none at i = 0
+            # The literal "the positions before i are all equal"; none at i = 0.
+            equal: cp_model.BoolVarT | None = None
             for i, (var, other) in enumerate(zip(flat, mapped, strict=True)):
                 before = [equal] if equal is not None else []
                 cp.add(var <= other).only_enforce_if(before)
@@ -402,7 +408,9 @@ def _limited_solver(time_limit: float | None) -> cp_model.CpSolver:
     return solver
 
 
-def _check_complete(status: int, solver: cp_model.CpSolver, time_limit: float | None) -> None:
+def _check_complete(
+    status: cp_model.CpSolverStatus, solver: cp_model.CpSolver, time_limit: float | None
+) -> None:
     """Raise IncompleteSearchError unless ``status`` says the search saw every solution."""
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return
@@ -424,7 +432,7 @@ class _Counter(cp_model.CpSolverSolutionCallback):
         self.found += 1
 
 
-def count(model, time_limit: float | None = None) -> int:
+def count(model: Problem, time_limit: float | None = None) -> int:
     """The exact number of solutions; raises IncompleteSearchError if the search stopped early.
 
     ``time_limit`` (seconds > 0) ends a longer search with that error, which names the limit.
@@ -488,6 +496,7 @@ class _Search:
     def _run(self) -> None:
         if self.stopping.is_set():
             return
+        item: tuple[str, cp_model.CpSolverStatus | BaseException]
         try:
             item = ("done", self.solver.solve(self._cp, self._feeder))
         except BaseException as error:  # handed to the consumer, raised there
@@ -526,7 +535,9 @@ def _stop_live_searches() -> None:
         search.stop()
 
 
-def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
+def solutions(
+    model: Problem, time_limit: float | None = None
+) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Lazily yield every solution in lexicographic order; the solver runs in a thread.
 
     ``time_limit`` (seconds > 0) bounds the whole search: when it ends the
@@ -539,7 +550,7 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
     return _solutions(model, time_limit)
 
 
-def _solutions(model, time_limit: float | None) -> Iterator[tuple[tuple[int, ...], ...]]:
+def _solutions(model: Problem, time_limit: float | None) -> Iterator[tuple[tuple[int, ...], ...]]:
     """The generator behind ``solutions``."""
     cp, q = build(model)
     search = _Search(cp, q, _limited_solver(time_limit))
@@ -558,7 +569,7 @@ def _solutions(model, time_limit: float | None) -> Iterator[tuple[tuple[int, ...
         search.stop()
 
 
-def exists(model, clock: Deadline | None = None) -> bool:
+def exists(model: Problem, clock: Deadline | None = None) -> bool:
     """One CP-SAT decision solve with its free search, in a thread that Ctrl-C stops."""
     cp, _ = build(model, lexicographic=False)
     solver = cp_model.CpSolver()
@@ -566,7 +577,7 @@ def exists(model, clock: Deadline | None = None) -> bool:
     left = None if clock is None else clock.left()
     if left is not None:
         solver.parameters.max_time_in_seconds = max(left, 1e-3)
-    result: list[int] = []
+    result: list[cp_model.CpSolverStatus] = []
     thread = threading.Thread(target=lambda: result.append(solver.solve(cp)), daemon=True)
     thread.start()
     try:
@@ -597,7 +608,7 @@ class FreeSearch:
     a thread stopped while still building ends by itself before solving.
     """
 
-    def __init__(self, model, limit: float | None, workers: int = 2) -> None:
+    def __init__(self, model: Problem, limit: float | None, workers: int = 2) -> None:
         """Prepare the search (``start`` runs it), stopped after ``limit`` seconds if given."""
         self.model, self.done = model, threading.Event()
         self.solution: tuple[tuple[int, ...], ...] | None = None
@@ -645,6 +656,6 @@ class FreeSearch:
             self.thread.join(_POLL)
 
 
-def counts_whole(model) -> bool:
+def counts_whole(model: Problem) -> bool:
     """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``)."""
     return tight_regions(model)

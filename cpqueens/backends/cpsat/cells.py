@@ -187,7 +187,8 @@ def add_lex_leader(
             b = x[1 - army if swap else army][board.transform(name, cell)]
             if a is not b:
                 pairs.append((a, b))
-        equal = None  # "every earlier position is equal": True at the start
+        # "Every earlier position is equal": True at the start.
+        equal: cp_model.BoolVarT | None = None
         for i, (a, b) in enumerate(pairs):
             # a >= b while the prefix is equal
             ge = cp.add_bool_or([a, ~b])
@@ -219,10 +220,12 @@ def _checked(problem: CellProblem, pieces: tuple[Piece, ...]) -> tuple[Piece, ..
     return pieces
 
 
-def _run(solver: cp_model.CpSolver, cp: cp_model.CpModel, callback: Any = None) -> int:
+def _run(
+    solver: cp_model.CpSolver, cp: cp_model.CpModel, callback: Any = None
+) -> cp_model.CpSolverStatus:
     """``solver.solve(cp)`` in a thread that Ctrl-C stops (the search ends, then it re-raises)."""
     solver.parameters.catch_sigint_signal = False
-    result: list[int] = []
+    result: list[cp_model.CpSolverStatus] = []
     failed: list[BaseException] = []
 
     def solve() -> None:
@@ -274,7 +277,7 @@ def optimise(
 
         class Report(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self) -> None:
-                progress(
+                progress(  # type: ignore[misc]  # not None: checked before the class
                     round(self.objective_value),
                     _whole(self.best_objective_bound, sense),
                     self.wall_time,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import constraint as pc
 
@@ -33,6 +34,10 @@ from cpqueens.vocabulary.constraints import (
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 from cpqueens.vocabulary.geometry import transform
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.expressions import Variable
+    from cpqueens.vocabulary.problem import Problem
 
 #: The constraint classes this backend translates.
 SUPPORTS = (
@@ -153,7 +158,12 @@ class QueenLines(pc.Constraint):
         return True
 
     def _call_variant(
-        self, latest: object, domains: dict, assignments: dict, forwardcheck: object, unassigned
+        self,
+        latest: object,
+        domains: dict,
+        assignments: dict,
+        forwardcheck: object,
+        unassigned: object,
     ) -> bool:
         """``__call__`` for toroidal diagonals or knight moves: the columns each other row loses."""
         col = assignments[latest]
@@ -189,7 +199,7 @@ def _variable(colour: int, row: int) -> tuple[int, int]:
     return (colour, row)
 
 
-def build(model, ordered: bool = True) -> pc.Problem | None:
+def build(model: Problem, ordered: bool = True) -> pc.Problem | None:
     """Translate ``model.constraints`` into a python-constraint ``Problem``.
 
     ``ordered`` keeps every domain in descending order so that the solutions come
@@ -275,7 +285,9 @@ def _add_condition(problem: pc.Problem, condition: CondNode) -> None:
     """
     variables = reads(condition)
 
-    def holds(*values: int, condition: CondNode = condition, variables=variables) -> bool:
+    def holds(
+        *values: int, condition: CondNode = condition, variables: tuple[Variable, ...] = variables
+    ) -> bool:
         table: dict[int, dict[int, int]] = {}
         for (colour, row), value in zip(variables, values, strict=True):
             table.setdefault(colour, {})[row] = value
@@ -295,7 +307,9 @@ def _add_symmetry_constraint(
             for row in range(n):
                 for other in range(n):
                     # q[row] = a forces q[other] = b when (row, a) maps to (other, b).
-                    def keeps(a, b=None, row=row, other=other):
+                    def keeps(
+                        a: int, b: int | None = None, row: int = row, other: int = other
+                    ) -> bool:
                         target_row, target_col = transform(item.symmetry, (row, a), n)
                         if target_row != other:
                             return True
@@ -308,7 +322,7 @@ def _add_symmetry_constraint(
         return
     names = [_variable(c, r) for c in range(colours) for r in range(n)]
 
-    def leads(*values):
+    def leads(*values: int) -> bool:
         by_colour = tuple(tuple(values[c * n : (c + 1) * n]) for c in range(colours))
         return item.violation(by_colour, n) is None
 
@@ -336,7 +350,9 @@ class Clock(pc.Constraint):
         return True
 
 
-def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
+def solutions(
+    model: Problem, time_limit: float | None = None
+) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Lazily yield every solution in lexicographic order.
 
     ``time_limit`` (seconds) ends a longer search with ``IncompleteSearchError``.
@@ -353,7 +369,7 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
         yield tuple(tuple(found[_variable(c, r)] for r in range(n)) for c in range(colours))
 
 
-def count(model) -> int:
+def count(model: Problem) -> int:
     """The exact number of solutions (found in whatever order is fastest)."""
     problem = build(model, ordered=False)
     if problem is None:
@@ -361,6 +377,6 @@ def count(model) -> int:
     return sum(1 for _ in problem.getSolutionIter())
 
 
-def counts_whole(model) -> bool:
+def counts_whole(model: Problem) -> bool:
     """Whether one search counts ``model`` best: a Queens-game model (``tight_regions``)."""
     return tight_regions(model)

@@ -180,7 +180,11 @@ def _search(
     if csp is None:  # no free cell: the empty set is the only candidate
         fits = all(
             bound is None or ok
-            for bound, ok in ((size, size == 0), (at_least, at_least <= 0), (at_most, True))
+            for bound, ok in (
+                (size, size == 0),
+                (at_least, at_least is not None and at_least <= 0),
+                (at_most, True),
+            )
         )
         if fits and problem.check(()) is None:
             yield ()
