@@ -34,6 +34,24 @@ def alive(pid: int) -> bool:
     return fields is not None and fields[0] not in ("Z", "X")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The user plus system CPU time ``pid`` has used so far (0 if it is gone).
+
+    A test that must let a process get deep into its work waits for this, not for a
+    number of seconds on the clock: on a busy machine the clock runs while the work does not.
+    """
+    fields = _stat(pid)
+    if fields is None:
+        return 0.0
+    # After "pid (comm) ": fields[11] and [12] are utime and stime, in clock ticks.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """The CPU time of ``pid`` and of its children (its worker processes) so far."""
+    return cpu_seconds(pid) + sum(cpu_seconds(child) for child in children(pid))
+
+
 def wait_gone(pids: list[int], timeout: float = 10.0) -> list[int]:
     """Wait until no pid of ``pids`` is alive; return those still alive after ``timeout``."""
     deadline = time.monotonic() + timeout

@@ -177,6 +177,7 @@ def toy_engine():
         unregister("brute-force")
 
 
+@pytest.mark.slow
 def test_a_toy_constraint_kind_and_a_toy_engine_count_without_editing_the_library(toy_engine):
     corridor = Corridor(row=1, columns=(0, 1, 4, 5))
     model = cpqueens.model(6).with_constraints(corridor)
@@ -200,6 +201,7 @@ def test_without_the_toy_engine_no_engine_states_the_toy_kind():
         model.count("cpsat")
 
 
+@pytest.mark.slow
 def test_the_toy_engine_counts_the_built_in_kinds_as_the_others_do(toy_engine):
     models = (
         cpqueens.model(6, blocked=[(0, 1)]),

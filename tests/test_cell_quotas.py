@@ -113,6 +113,7 @@ def test_rectangular_boards_with_quotas_agree_with_the_oracle(rows, cols, attack
     assert model.count(unique=True) == quota_classes(board, expected, **lines)
 
 
+@pytest.mark.slow
 def test_the_random_cases_include_none_one_and_several_solutions():
     counts = [len(oracle(*random_case(seed))[1]) for seed in SEEDS]
     assert 0 in counts and 1 in counts and max(counts) >= 5
@@ -126,6 +127,7 @@ def test_n_rooks_one_per_row_and_column_count_n_factorial(n):
         assert model.count(queens=n, backend=PC) == math.factorial(n)
 
 
+@pytest.mark.slow
 def test_eight_queens_as_one_per_row():
     model = cpqueens.cells(8, per_row=1)
     assert model.count(queens=8) == 92
@@ -178,6 +180,7 @@ def star_battles():
     return found
 
 
+@pytest.mark.slow
 def test_star_battle_puzzles_count_and_solve_the_same_through_the_cell_model():
     counts = []
     for puzzle in star_battles():

@@ -64,6 +64,7 @@ def oracle_count(board, what, size):
 
 
 @pytest.mark.parametrize(("rows", "cols", "blocked", "toroidal", "what", "size"), CASES)
+@pytest.mark.slow
 def test_python_constraint_counts_as_the_oracle_cpsat_and_the_compiled_counter(
     rows, cols, blocked, toroidal, what, size
 ):
@@ -88,6 +89,7 @@ def test_python_constraint_lists_the_same_solutions_as_cpsat():
     assert mine == sorted(tuple((r, c, 0) for r, c in cells) for cells in oracle)
 
 
+@pytest.mark.slow
 def test_python_constraint_counts_k_queens_on_eight_by_eight():
     model = cpqueens.cells(8)
     assert [model.count(queens=k, backend=PC) for k in (0, 1, 2)] == [1, 64, 1288]
@@ -130,6 +132,7 @@ def test_a_board_with_every_cell_blocked_counts_the_empty_set_on_every_engine():
         (3, 4, [(0, 0)], True, "peaceable"),
     ],
 )
+@pytest.mark.slow
 def test_python_constraint_optimises_by_stepping_the_size(rows, cols, blocked, toroidal, what):
     model, board = stated(rows, cols, blocked, toroidal, what)
     if what == "peaceable":
@@ -255,6 +258,7 @@ def test_cross_check_raises_naming_the_engines_that_disagree(wrong_engine):
 
 
 @pytest.mark.parametrize("seed", range(2))
+@pytest.mark.slow
 def test_python_constraint_on_random_boards_agrees_with_the_oracle(seed):
     rng = random.Random(500 + seed)
     for _ in range(40):

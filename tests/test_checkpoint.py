@@ -55,6 +55,7 @@ def reference(data: dict, model) -> dict[int, int]:
     return {i: count_subproblem("bitmask", part) for i, part in enumerate(parts)}
 
 
+@pytest.mark.slow
 def test_a_checkpoint_records_every_finished_subproblem(tmp_path):
     path = tmp_path / "count.json"
     blocked = [(0, 2), (3, 3), (4, 0)]
@@ -76,6 +77,7 @@ def test_a_checkpoint_records_every_finished_subproblem(tmp_path):
     assert again.submitted == []
 
 
+@pytest.mark.slow
 def test_a_partial_checkpoint_resumes_with_the_rest_only(tmp_path):
     path = tmp_path / "count.json"
     model = cpqueens.model(9, placed=[(0, 4)])
@@ -165,6 +167,7 @@ def test_the_cli_refuses_another_models_checkpoint_in_one_line(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume_counts_no_finished_subproblem_twice(tmp_path):
     path, log1, log2 = tmp_path / "job.json", tmp_path / "run1.log", tmp_path / "run2.log"
     command = [sys.executable, "-m", "tests.checkpoint_job", str(path)]
@@ -222,6 +225,7 @@ def start_and_wait_for_progress(path: Path) -> tuple[subprocess.Popen, list[int]
     return job, children(job.pid)
 
 
+@pytest.mark.slow
 def test_the_cli_resumes_after_sigkill_and_its_workers_exit(tmp_path):
     path = tmp_path / "q14.json"
     job, workers = start_and_wait_for_progress(path)
@@ -243,6 +247,7 @@ def test_the_cli_resumes_after_sigkill_and_its_workers_exit(tmp_path):
     assert done == reference(data, SLOW)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     path = tmp_path / "q14.json"
     job, workers = start_and_wait_for_progress(path)
@@ -268,6 +273,7 @@ def test_an_unwritable_checkpoint_is_an_error(tmp_path):
     assert str(refused.value) == f"cannot write checkpoint {str(path)!r}: No such file or directory"
 
 
+@pytest.mark.slow
 def test_a_killed_kernel_count_resumes_to_the_oeis_total(tmp_path):
     path = tmp_path / "q16.json"
     command = [*CLI, "count", "16", "--workers", "2", "--checkpoint", str(path)]

@@ -49,6 +49,7 @@ def cli(folder: Path, *args: str) -> tuple[int, str, str]:
     ],
     ids=["n8", "n6-colours2", "n9-placed"],
 )
+@pytest.mark.slow
 def test_a_cpsat_checkpoint_of_a_symmetric_model_is_resumed(tmp_path, args, model):
     expected = model.count("bitmask")
     command = ["count", *args, "--backend", "cpsat", "--checkpoint", "c.json"]
@@ -96,6 +97,7 @@ def start_slow_count(path: Path, n: int, backend: str) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow
 def test_an_interrupted_cpsat_api_count_is_resumed(tmp_path):
     # Ctrl-C lands once a negative count is saved, before the last subproblem is counted.
     path = tmp_path / "q8.json"
@@ -162,6 +164,7 @@ def no_split(data: dict) -> None:
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )
+@pytest.mark.slow
 def test_an_edited_checkpoint_is_refused_in_one_line(tmp_path, edit: Callable, reason: str):
     data = written_n10(tmp_path)
     edit(data)
@@ -187,6 +190,7 @@ def resealed(data: dict) -> str:
     ],
     ids=["beyond-the-permutations", "not-a-multiple-of-the-weight", "wrong-sign"],
 )
+@pytest.mark.slow
 def test_a_sealed_count_its_subproblem_cannot_hold_is_refused(tmp_path, value: int, reason: str):
     data = written_n10(tmp_path)
     data["done"][0][1] = value
@@ -196,6 +200,7 @@ def test_a_sealed_count_its_subproblem_cannot_hold_is_refused(tmp_path, value: i
     assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json"]  # refused at bind: unlocked
 
 
+@pytest.mark.slow
 def test_a_sealed_file_of_another_split_depth_is_refused(tmp_path):
     data = written_n10(tmp_path)
     data["split_depth"] = 3
@@ -221,6 +226,7 @@ def test_a_malformed_file_is_refused(tmp_path, text: str, reason: str):
     assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
 
 
+@pytest.mark.slow
 def test_a_sealed_model_of_two_lines_is_refused_in_one_line(tmp_path):
     data = written_n10(tmp_path)
     data["model"] += "\nsecond line"
@@ -229,6 +235,7 @@ def test_a_sealed_model_of_two_lines_is_refused_in_one_line(tmp_path):
     assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + reason + "\n")
 
 
+@pytest.mark.slow
 def test_an_unknown_field_is_refused(tmp_path):
     data = written_n10(tmp_path)
     data["total"] = 724
@@ -236,6 +243,7 @@ def test_an_unknown_field_is_refused(tmp_path):
     assert cli(tmp_path, *Q10) == (1, "", NOT_READABLE + "unknown field 'total'\n")
 
 
+@pytest.mark.slow
 def test_a_partial_checkpoint_resumes_to_the_reference(tmp_path):
     data = written_n10(tmp_path)
     data["done"] = data["done"][1::3]  # what a count killed a third of the way leaves
@@ -247,6 +255,7 @@ def test_a_partial_checkpoint_resumes_to_the_reference(tmp_path):
 # ---- 3. Checkpoint paths: stale temporaries, what is not a file, symlinks, two counts at once
 
 
+@pytest.mark.slow
 def test_the_temporaries_a_killed_count_left_are_removed(tmp_path):
     data = written_n10(tmp_path)
     data["done"] = data["done"][::2]
@@ -309,6 +318,7 @@ def test_a_file_larger_than_any_checkpoint_is_refused_unread(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_symlink_is_written_through_and_stays_a_link(tmp_path):
     (tmp_path / "store").mkdir()
     target = tmp_path / "store" / "real.json"
@@ -327,6 +337,7 @@ def test_a_symlink_is_written_through_and_stays_a_link(tmp_path):
     assert sorted(p.name for p in target.parent.iterdir()) == ["real.json"]
 
 
+@pytest.mark.slow
 def test_a_second_count_on_a_checkpoint_in_use_is_refused_at_once(tmp_path):
     path = tmp_path / "q.json"
     first = start_slow_count(path, 10, "bitmask")

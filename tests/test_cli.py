@@ -46,6 +46,7 @@ def test_count():
     assert (result.returncode, result.stdout, result.stderr) == (0, "92\n", "")
 
 
+@pytest.mark.slow
 def test_count_with_the_default_backend_and_time():
     result = run("count", "6", "--workers", "1", "--time")
     assert (result.returncode, result.stdout) == (0, "4\n")
@@ -67,6 +68,7 @@ def test_count_a_board_from_stdin_gives_n():
     assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
 
 
+@pytest.mark.slow
 def test_count_a_judge_file_with_its_size_line():
     # Seed 001's input: n, then n rows; 2n queens on a free 4-board: 2.
     result = run("count", "--colours", "2", "--board", "-", "--backend", "bitmask",
@@ -77,6 +79,7 @@ def test_count_a_judge_file_with_its_size_line():
     assert (result.returncode, result.stdout) == (0, f"{expected}\n")
 
 
+@pytest.mark.slow
 def test_what_cpqueens_prints_reads_back(tmp_path):
     # The issue: a printed free 6-board counted 0 (its '.' read as blocked), not 4.
     path = tmp_path / "printed.txt"
@@ -122,6 +125,7 @@ def test_count_a_board_file(tmp_path):
     assert result.stdout == f"{len(oracle.solutions(4, blocked=[(3, 3)]))}\n"
 
 
+@pytest.mark.slow
 def test_a_drawn_solution_read_back_keeps_its_queens(tmp_path):
     # What `solve` prints is a board file whose queens are placed: one solution is left.
     drawn = run("solve", "--board", "-", "--colours", "2", "--limit", "1", *B,
@@ -142,6 +146,7 @@ def test_a_drawn_solution_read_back_keeps_its_queens(tmp_path):
     assert result.stderr.startswith(f"cpqueens: error: the board in {str(path)!r} has queens")
 
 
+@pytest.mark.slow
 def test_unique_counts_and_representatives():
     result = run("count", "8", "--unique", "--backend", "bitmask")
     assert (result.returncode, result.stdout, result.stderr) == (0, "12\n", "")

@@ -30,6 +30,7 @@ def one_colour_models(draw):
 
 @settings(max_examples=80, deadline=None)
 @given(one_colour_models())
+@pytest.mark.slow
 def test_the_kernel_agrees_with_the_oracle_on_random_conditions(drawn):
     n, blocked, placed, trees = drawn
     base = cpqueens.model(n, blocked, placed=placed)
@@ -57,6 +58,7 @@ def free_board(n):
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(8, 9).flatmap(lambda n: st.tuples(st.just(n), condition_trees(n, 1))))
+@pytest.mark.slow
 def test_the_kernel_agrees_with_the_oracle_on_larger_boards(drawn):
     # n >= 8: the unrolled last seven rows, when the conditions leave them alone
     n, tree = drawn
@@ -133,6 +135,7 @@ def test_a_passed_deadline_ends_the_listing():
         list(narrowed.solutions("bitmask", time_limit=1e-9))
 
 
+@pytest.mark.slow
 def test_parallel_count_of_subproblems_uses_the_kernel():
     m = cpqueens.model(12)
     narrowed = m.where((m.q[2] + m.q[5] + m.q[9]) % 3 == 1)
@@ -167,6 +170,7 @@ def classes(solutions, names, n):
 
 
 @pytest.mark.parametrize("n", [8, 9])
+@pytest.mark.slow
 def test_a_true_rot180_declaration_gives_exact_counts(n):
     m = cpqueens.model(n)
     narrowed = m.where(m.q[0] < m.q[n - 1], keeps=("rot180",))
@@ -197,6 +201,7 @@ def test_the_engine_names_the_path_that_answers():
     assert m.engine("cpsat", path=True) == "cpsat: subproblems"
 
 
+@pytest.mark.slow
 def test_cli_json_names_the_path(tmp_path):
     import json
     import os
@@ -351,6 +356,7 @@ def test_exports_solve_to_the_same_solutions_in_their_tools(drawn, toroidal):
     assert solve_cpmpy_export(m) == expected
 
 
+@pytest.mark.slow
 def test_exports_of_two_colours_knights_and_lookups():
     pytest.importorskip("cpmpy")
     m = cpqueens.model(5, colours=2)

@@ -41,16 +41,6 @@ def start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
     )
 
 
-def cpu_seconds(pid: int) -> float:
-    """The user plus system CPU time ``pid`` has used so far (0 if it is gone)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return 0.0
-    fields = text[text.rindex(")") + 2 :].split()  # fields[11], [12]: utime, stime
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def test_an_open_solutions_generator_at_exit_exits_normally(tmp_path):
     # The solver thread was still searching when the interpreter finalized: abort, exit 134.
     script = "import cpqueens; g = cpqueens.model(12).solutions(backend='cpsat'); next(g)"
@@ -99,6 +89,7 @@ def test_solve_to_a_full_device_does_not_abort(tmp_path):
     assert "terminate called" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_cli_search_that_finds_nothing_for_long(tmp_path):
     # The first solution of n=200 in lexicographic order takes CP-SAT minutes: the CLI
     # waits for it with no output, and one Ctrl-C must end the search.
@@ -106,7 +97,7 @@ def test_ctrl_c_stops_a_cli_search_that_finds_nothing_for_long(tmp_path):
                  "cpsat")  # fmt: skip
     try:
         # Importing takes about a second of CPU; three seconds of it means a search under way.
-        assert processes.wait_for(lambda: cpu_seconds(proc.pid) >= 3, timeout=120)
+        assert processes.wait_for(lambda: processes.cpu_seconds(proc.pid) >= 3, timeout=120)
         assert proc.poll() is None
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=HANG)
@@ -116,6 +107,7 @@ def test_ctrl_c_stops_a_cli_search_that_finds_nothing_for_long(tmp_path):
     assert (proc.returncode, out, err) == (130, "", "cpqueens: interrupted\n")
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_next_stops_the_solver_thread(tmp_path):
     # As a library user sees it: the KeyboardInterrupt arrives, and no search is left behind.
     script = textwrap.dedent(
@@ -138,7 +130,7 @@ def test_ctrl_c_in_next_stops_the_solver_thread(tmp_path):
     proc = start(tmp_path, "-c", script)
     try:
         assert proc.stdout.readline() == "searching\n"
-        assert processes.wait_for(lambda: cpu_seconds(proc.pid) >= 3, timeout=120)
+        assert processes.wait_for(lambda: processes.cpu_seconds(proc.pid) >= 3, timeout=120)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=HANG)
     finally:
@@ -147,6 +139,7 @@ def test_ctrl_c_in_next_stops_the_solver_thread(tmp_path):
     assert (proc.returncode, out, err) == (0, "interrupted\n['MainThread']\n", "")
 
 
+@pytest.mark.slow
 def test_closing_a_search_stops_its_thread(tmp_path):
     # The solver thread, run ahead until the queue is full, ends when the consumer closes.
     script = textwrap.dedent(

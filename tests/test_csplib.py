@@ -52,6 +52,7 @@ def test_the_sample_has_both_answers_and_the_hardest_instance():
     assert max(label["nodes"] for label in chosen) == hardest
 
 
+@pytest.mark.slow
 def test_exists_agrees_with_the_published_answers(instances):
     wrong = [
         label
@@ -61,6 +62,7 @@ def test_exists_agrees_with_the_published_answers(instances):
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_a_count_is_positive_exactly_when_the_published_answer_is_sat(instances):
     wrong = [
         label
@@ -84,6 +86,7 @@ def test_the_first_solution_is_a_solution_and_none_exactly_when_unsat(instances)
                 assert first.by_colour == next(model.solutions("bitmask")).by_colour
 
 
+@pytest.mark.slow
 def test_find_returns_a_valid_solution_exactly_when_the_published_answer_is_sat(instances):
     for label in sample(5, 2):  # the 2 hardest of each size and 5 random ones
         model = model_of(instances, label)

@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +17,7 @@ import cpqueens
 from cpqueens.backends import bitmask
 from cpqueens.backends.bitmask import search as bitmask_search
 from tests import oracle
-from tests.processes import environment
+from tests.processes import cpu_seconds, environment, wait_for
 
 LIMIT_REACHED = r"^the time limit of {} s ended the search before it was complete$"
 
@@ -46,6 +45,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(plain_models(), st.sampled_from([1, 3, 1 << 16]))
+@pytest.mark.slow
 def test_the_kernels_find_the_enumerations_first_solution_and_decide_as_the_oracle(drawn, chunk):
     n, blocked, placed, colours = drawn
     expected = oracle.solutions(n, blocked, placed, colours)
@@ -66,6 +66,7 @@ def test_the_kernels_find_the_enumerations_first_solution_and_decide_as_the_orac
 
 @SETTINGS
 @given(st.integers(1, 8), st.data())
+@pytest.mark.slow
 def test_the_any_order_search_lists_every_placement_once(n, data):
     blocked = data.draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))))
     masks = np.array(
@@ -105,6 +106,7 @@ def test_variants_decide_as_their_enumeration(backend, options, n):
     assert (first.by_colour if first else None) == (listed[0].by_colour if listed else None)
 
 
+@pytest.mark.slow
 def test_first_is_the_lexicographic_first_solution_on_larger_boards():
     # The lexicographically first 30-queens solution, as the plain C DFS finds it.
     expected = (0, 2, 4, 1, 3, 8, 10, 12, 14, 6, 22, 25, 27, 24, 21, 23, 29, 26, 28, 15,
@@ -196,6 +198,7 @@ def grid(model: cpqueens.Model) -> str:
     )
 
 
+@pytest.mark.slow
 def test_cli_exists_says_yes_or_no(tmp_path):
     assert cli(tmp_path, "exists", "8").stdout == "yes\n"
     result = cli(tmp_path, "exists", "3")
@@ -210,6 +213,7 @@ def test_cli_exists_says_yes_or_no(tmp_path):
     assert (result.returncode, result.stdout) == (0, "yes\n")
 
 
+@pytest.mark.slow
 def test_cli_exists_bad_input_is_one_line(tmp_path):
     cases = [
         (("exists", "0"), 1, "cpqueens: error: board size n must be an int >= 1, got 0\n"),
@@ -223,6 +227,7 @@ def test_cli_exists_bad_input_is_one_line(tmp_path):
         assert (result.returncode, result.stdout, result.stderr) == (code, "", message), args
 
 
+@pytest.mark.slow
 def test_cli_exists_time_limit_is_one_line_and_exit_1(tmp_path):
     result = cli(tmp_path, "exists", "--board", "-", "--time-limit", "0.5",
                  stdin=grid(pigeonhole()))  # fmt: skip
@@ -232,6 +237,7 @@ def test_cli_exists_time_limit_is_one_line_and_exit_1(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_long_exists_at_once(tmp_path):
     board = tmp_path / "pigeonhole.txt"
     board.write_text(grid(pigeonhole()))
@@ -240,7 +246,9 @@ def test_ctrl_c_stops_a_long_exists_at_once(tmp_path):
         [str(command), "exists", "--board", str(board)], cwd=tmp_path, env=environment(),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    time.sleep(3)  # imported, and deep in the search (the whole search takes far longer)
+    # Imported, and deep in the search (the whole search takes far longer): by the CPU time
+    # it has used, not by the clock, which runs on while a busy machine runs other work.
+    assert wait_for(lambda: cpu_seconds(job.pid) >= 3, timeout=300)
     assert job.poll() is None
     os.kill(job.pid, signal.SIGINT)
     out, err = job.communicate(timeout=30)

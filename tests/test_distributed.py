@@ -51,6 +51,7 @@ def executor(cluster):
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"n{c[0]}-b{len(c[1])}-p{len(c[2])}-k{c[3]}")
+@pytest.mark.slow
 def test_dask_counts_match_the_reference_and_the_oracle(executor, case):
     n, blocked, placed, colours = case
     model = cpqueens.model(n, blocked, colours=colours, placed=placed)
@@ -60,6 +61,7 @@ def test_dask_counts_match_the_reference_and_the_oracle(executor, case):
     assert model.count("cpsat", executor=executor) == expected
 
 
+@pytest.mark.slow
 def test_the_split_adapts_to_the_cluster(executor):
     assert executor_workers(executor) == 2
     from cpqueens.strategies.class_count import depth_for, pieces
@@ -79,6 +81,7 @@ def test_the_split_adapts_to_the_cluster(executor):
     assert seen[0] == (0, total) and seen[-1] == (total, total)
 
 
+@pytest.mark.slow
 def test_dask_with_a_checkpoint(executor, tmp_path):
     path = tmp_path / "dask.json"
     model = cpqueens.model(9, colours=2)
@@ -101,6 +104,7 @@ def test_a_failing_task_is_reported(executor):
         model.count("bitmask", executor=executor)
 
 
+@pytest.mark.slow
 def test_the_cli_counts_on_the_scheduler(cluster):
     address = cluster.scheduler_address
     assert address.startswith("tcp://127.0.0.1:")
@@ -115,6 +119,7 @@ def test_the_cli_counts_on_the_scheduler(cluster):
     assert (run.returncode, run.stdout, run.stderr) == (0, "496\n", "")
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_workers_with_a_scheduler(cluster):
     run = subprocess.run(
         [*CLI, "count", "7", "--workers", "2", "--scheduler", cluster.scheduler_address],
@@ -154,6 +159,7 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.slow
 def test_the_cli_leaves_the_cluster_quietly_while_a_result_is_in_transit(cluster):
     # Ctrl-C came while task 1's result was on its way: closing the client cut that
     # transfer and Dask logged the loss on stderr (seen once in CI-like runs).
@@ -168,6 +174,7 @@ def test_the_cli_leaves_the_cluster_quietly_while_a_result_is_in_transit(cluster
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "interrupted\n")
 
 
+@pytest.mark.slow
 def test_ctrl_c_cancels_the_clusters_tasks_and_the_same_command_resumes(cluster, tmp_path):
     import json
     import signal
@@ -212,6 +219,7 @@ def test_ctrl_c_cancels_the_clusters_tasks_and_the_same_command_resumes(cluster,
     assert {key: done[key] for key in saved} == saved and len(done) == total
 
 
+@pytest.mark.slow
 def test_the_symmetry_kernels_count_on_the_cluster_and_resume_from_a_checkpoint(executor, tmp_path):
     from cpqueens.strategies.class_count import pieces
 

@@ -44,6 +44,7 @@ def runnable(page: Path) -> bool:
 @pytest.mark.parametrize(
     "page", [p for p in PAGES if runnable(p)], ids=lambda p: str(p.relative_to(ROOT))
 )
+@pytest.mark.slow
 def test_every_python_block_of_the_page_runs_and_shows_true_values(page, tmp_path):
     result = run_page(page, tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -167,6 +168,7 @@ def test_the_command_line_page_names_every_option_of_every_command():
         assert not missing, f"docs/cli.md, cpqueens {name}: {missing}"
 
 
+@pytest.mark.slow
 def test_the_command_line_examples_print_what_the_page_shows(tmp_path):
     """Each ``cpqueens ...  # VALUE ...`` line of docs/cli.md's first block prints VALUE first.
 

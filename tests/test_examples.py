@@ -62,6 +62,7 @@ def boards(n: int) -> str:
 # all_boards.py (seed 000)
 
 
+@pytest.mark.slow
 def test_all_boards_eight_queens():
     output = run("all_boards", "8\n")
     assert output.count("\n\n") == 92
@@ -75,11 +76,13 @@ def test_all_boards_small_n_on_the_bitmask_backend():
 # two_n_queens.py (seed 001)
 
 
+@pytest.mark.slow
 def test_two_n_queens_sample():
     sample = "4\n1111\n1111\n1111\n1111\n4\n1011\n1111\n1111\n1111\n"
     assert same(run("two_n_queens", sample), "2\n0\n")
 
 
+@pytest.mark.slow
 def test_two_n_queens_generated_cases():
     rng = random.Random(RNG_SEED)
     cases, answers = [], []
@@ -109,6 +112,7 @@ def test_checker_challenge_sample():
     assert same(run("checker_challenge", "6\n"), "2 4 6 1 3 5\n3 6 2 5 1 4\n4 1 5 2 6 3\n4\n")
 
 
+@pytest.mark.slow
 def test_checker_challenge_eight():
     first = [s.columns for s in cpqueens.model(8).solutions("bitmask", limit=3)]
     expected = [" ".join(str(c + 1) for c in columns) for columns in first] + [str(count(8))]
@@ -125,6 +129,7 @@ def test_blocked_queens_sample():
 
 
 @pytest.mark.parametrize("n", [6, 8])
+@pytest.mark.slow
 def test_blocked_queens_generated(n):
     rng = random.Random(RNG_SEED + n)
     blocked = random_blocked(rng, n, 0.15)
@@ -136,10 +141,12 @@ def test_blocked_queens_generated(n):
 # hdu2553.py (HDU 2553, seed 004)
 
 
+@pytest.mark.slow
 def test_hdu2553_sample():
     assert same(run("hdu2553", "1\n8\n5\n0\n"), "1\n92\n10\n")
 
 
+@pytest.mark.slow
 def test_hdu2553_generated_stops_at_zero():
     rng = random.Random(RNG_SEED)
     sizes = [rng.randint(1, 9) for _ in range(12)]
@@ -147,6 +154,7 @@ def test_hdu2553_generated_stops_at_zero():
     assert same(run("hdu2553", stdin), "".join(f"{count(n)}\n" for n in sizes))
 
 
+@pytest.mark.slow
 def test_an_all_blocked_judge_grid_stays_blocked():
     # '.' alone would read as cpqueens' own drawing of a free board: the judges' scripts
     # say which format they read.

@@ -114,6 +114,7 @@ def variable(m, colour, row):
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(conditioned_models())
+@pytest.mark.slow
 def test_backend_agrees_with_the_oracle_on_random_conditions(backend, drawn):
     n, colours, blocked, trees = drawn
     base = cpqueens.model(n, blocked, colours=colours)
@@ -227,6 +228,7 @@ def test_describe_is_exact_and_stable():
     )
 
 
+@pytest.mark.slow
 def test_checkpoint_resumes_a_conditioned_count_and_refuses_another(tmp_path):
     m = cpqueens.model(9)
     narrowed = m.where(m.q[0] < m.q[8])

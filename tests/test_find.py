@@ -23,6 +23,7 @@ from cpqueens.tasks import find as find_module
 from cpqueens.vocabulary import verify
 
 from . import oracle
+from .processes import cpu_seconds, wait_for
 
 
 def valid(n, by_colour, blocked=(), placed=()):
@@ -68,6 +69,7 @@ def small_models(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(case=small_models())
+@pytest.mark.slow
 def test_find_agrees_with_the_oracle_on_small_boards(case):
     n, blocked, placed, colours = case
     expected = oracle.solutions(n, blocked, placed, colours)
@@ -239,6 +241,7 @@ def cli(tmp_path, *args, stdin=""):
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_cli_solve_any(tmp_path):
     result = cli(tmp_path, "solve", "8", "--any", "--format", "columns")
     columns = [int(c) - 1 for c in result.stdout.split()]
@@ -260,6 +263,7 @@ def test_cli_solve_any(tmp_path):
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_cli_solve_any_time_limit(tmp_path):
     n = 2100
     grid = "\n".join(
@@ -273,6 +277,7 @@ def test_cli_solve_any_time_limit(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_long_find_at_once(tmp_path):
     code = """
         import cpqueens
@@ -288,7 +293,8 @@ def test_ctrl_c_stops_a_long_find_at_once(tmp_path):
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert job.stdout.readline() == "searching\n"
-    time.sleep(1.5)
+    searching = cpu_seconds(job.pid)
+    assert wait_for(lambda: cpu_seconds(job.pid) >= searching + 1.5, timeout=300)  # deep in it
     job.send_signal(signal.SIGINT)
     sent = time.monotonic()
     _, err = job.communicate(timeout=30)
@@ -352,6 +358,7 @@ def test_the_exists_search_member_alone_agrees_with_the_oracle(case):
     assert not found or (search.columns(),) in expected
 
 
+@pytest.mark.slow
 def test_the_exists_search_proves_a_hard_board_empty_within_the_limit():
     # A generated Excluded Diagonals board of 40 on which find() without this member
     # (construction, local search, the DFS, CP-SAT) ran past 60 s: it has no solution.

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from tests.processes import alive, children, wait_for
+from tests.processes import alive, children, tree_cpu_seconds, wait_for
 
 PACKAGE = Path(cpqueens.__file__).resolve().parent
 
@@ -55,6 +55,7 @@ def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_plain_script_counts_on_worker_processes_without_a_main_guard(tmp_path):
     result = script(
         tmp_path,
@@ -88,6 +89,7 @@ def test_the_console_script_works_from_any_folder(tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (0, "92\n", "")
 
 
+@pytest.mark.slow
 def test_the_kernels_never_write_into_the_installed_package(tmp_path):
     before = set(PACKAGE.rglob("*.nb[ic]"))
     cache = tmp_path / "cache"
@@ -109,6 +111,9 @@ def test_the_kernels_never_write_into_the_installed_package(tmp_path):
 def sigint_after_start(args: list[str], marker: str | None = None, wait: float = 1.0):
     """Start ``args``, wait for ``marker`` on stdout (else for a worker process), send SIGINT.
 
+    The signal goes once the process and its workers have used ``wait`` more seconds of CPU
+    time (the clock runs on while a busy machine runs other work).
+
     Return the exit code, stdout, stderr and the seconds from the signal to the exit.
     """
     job = subprocess.Popen(
@@ -120,7 +125,8 @@ def sigint_after_start(args: list[str], marker: str | None = None, wait: float =
         assert job.stdout.readline() == marker + "\n"
     else:
         assert wait_for(lambda: children(job.pid), timeout=120), "no worker process started"
-    time.sleep(wait)
+    started = tree_cpu_seconds(job.pid)
+    assert wait_for(lambda: tree_cpu_seconds(job.pid) >= started + wait, timeout=300)
     job.send_signal(signal.SIGINT)
     sent = time.monotonic()
     out, err = job.communicate(timeout=60)
@@ -142,6 +148,7 @@ NOTHING_SAVED = re.compile(
         "cpqueens.model(14).count(backend='cpsat', workers=1)",
     ],
 )
+@pytest.mark.slow
 def test_ctrl_c_raises_count_interrupted_on_every_path(tmp_path, call):
     started = "progress=lambda done, total: done or print('go', flush=True))"
     code = f"import cpqueens\ntry:\n    {call[:-1]}, {started}\n" + (
@@ -152,6 +159,7 @@ def test_ctrl_c_raises_count_interrupted_on_every_path(tmp_path, call):
     assert NOTHING_SAVED.fullmatch(out.strip()), out
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_kernels_counting_in_this_process():
     # A short count runs here, piece by piece: the signal arrives (from this process, as
     # the count itself is over too soon to aim at from outside) once the first piece is in.
@@ -174,6 +182,7 @@ def test_ctrl_c_stops_the_kernels_counting_in_this_process():
     assert NOTHING_SAVED.fullmatch(message), message
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_cli_exits_130_with_one_line():
     returncode, out, err, _ = sigint_after_start(
         [str(Path(sys.executable).with_name("cpqueens")), "count", "19", "--workers", "1"]
@@ -183,6 +192,7 @@ def test_ctrl_c_on_the_cli_exits_130_with_one_line():
     assert NOTHING_SAVED.fullmatch(err.removeprefix("cpqueens: ").strip()), err
 
 
+@pytest.mark.slow
 def test_a_time_limit_ends_a_count_with_an_error_not_a_number(tmp_path):
     result = cli(tmp_path, "count", "19", "--time-limit", "0.5")
     assert (result.returncode, result.stdout) == (1, "")
@@ -204,6 +214,7 @@ def test_a_bad_time_limit(limit):
         cpqueens.model(6).count(time_limit="1")
 
 
+@pytest.mark.slow
 def test_count_json(tmp_path):
     result = cli(tmp_path, "count", "8", "--json")
     assert result.returncode == 0 and result.stderr == ""
@@ -227,6 +238,7 @@ def test_count_json(tmp_path):
     assert (report["count"], report["backend"], report["colours"]) == (12, "cpsat", 2)
 
 
+@pytest.mark.slow
 def test_solve_json(tmp_path):
     result = cli(tmp_path, "solve", "6", "--format", "json")
     assert (result.returncode, result.stderr) == (0, "")
@@ -271,6 +283,7 @@ def read_terminal(master: int, job: subprocess.Popen, seconds: float) -> str:
         ["count", "14", "--backend", "cpsat", "--workers", "1"],  # long CP-SAT pieces
     ],
 )
+@pytest.mark.slow
 def test_a_long_count_shows_a_bar_on_a_terminal(args):
     master, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
@@ -294,6 +307,7 @@ def test_help_of_model_says_what_a_newcomer_needs():
         assert phrase in text
 
 
+@pytest.mark.slow
 def test_mypy_finds_the_types_of_the_installed_package(tmp_path):
     pytest.importorskip("mypy")
     (tmp_path / "user.py").write_text(
@@ -318,7 +332,8 @@ def start_cli_count(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, list[
         cwd=tmp_path, env=user_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert wait_for(lambda: len(workers_of(job.pid)) >= 2, timeout=120), "no workers started"
-    time.sleep(1.0)  # the workers are counting
+    started = tree_cpu_seconds(job.pid)
+    assert wait_for(lambda: tree_cpu_seconds(job.pid) >= started + 1.0, timeout=300)  # counting
     return job, workers_of(job.pid)
 
 
@@ -335,6 +350,7 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_a_killed_worker_is_replaced_and_the_count_stays_exact(tmp_path):
     job, workers = start_cli_count(tmp_path, "17", "--workers", "2", "--placed", "0,3")
     assert job.poll() is None, "the count ended before a worker could be killed"
@@ -344,6 +360,7 @@ def test_a_killed_worker_is_replaced_and_the_count_stays_exact(tmp_path):
     assert (job.returncode, out, err) == (0, f"{expected}\n", "")
 
 
+@pytest.mark.slow
 def test_ctrl_c_with_a_stopped_worker_still_ends_at_once(tmp_path):
     job, workers = start_cli_count(tmp_path, "19", "--workers", "2")
     os.kill(workers[0], signal.SIGSTOP)
@@ -354,6 +371,7 @@ def test_ctrl_c_with_a_stopped_worker_still_ends_at_once(tmp_path):
     assert wait_for(lambda: not any(alive(pid) for pid in workers), timeout=10)
 
 
+@pytest.mark.slow
 def test_sigterm_stops_like_ctrl_c_and_leaves_no_warning(tmp_path):
     checkpoint = tmp_path / "q17.json"  # long enough to outlast the 1 s start_cli_count waits
     job, workers = start_cli_count(

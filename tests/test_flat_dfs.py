@@ -33,6 +33,7 @@ def plans(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(plans())
+@pytest.mark.slow
 def test_the_flat_dfs_lists_what_the_mask_dfs_lists(plan):
     n, allowed, offsets, toroidal, knight = plan
     masks = list(bitmask.placements(n, allowed, offsets, toroidal=toroidal, knight=knight))
@@ -78,6 +79,7 @@ def _tree(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads memory from /proc")
+@pytest.mark.slow
 def test_a_huge_board_counts_in_flat_memory(tmp_path):
     """`cpqueens count 200000` stays small (the per-row masks took 1.6 GB in 6 s)."""
     proc = subprocess.Popen(

@@ -41,6 +41,7 @@ cells = st.tuples(st.integers(0, 12), st.integers(0, 12))
 
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(5, 8), seeds=st.lists(cells, max_size=3))
+@pytest.mark.slow
 def test_symmetric_holes_on_the_kernels_match_brute_force(n, seeds):
     blocked = symmetric_holes(n, [(r % n, c % n) for r, c in seeds])
     two, four, eight = kernel_classes(n, blocked)
@@ -100,6 +101,7 @@ def plain_count(n, blocked):
 
 @settings(max_examples=20, deadline=None)
 @given(n=st.integers(5, 8), holes=st.lists(cells, min_size=1, max_size=4), depth=st.integers(0, 2))
+@pytest.mark.slow
 def test_hole_sums_match_brute_force(n, holes, depth):
     blocked = sorted({(r % n, c % n) for r, c in holes})
     model = cpqueens.model(n, blocked=blocked)
@@ -151,6 +153,7 @@ def test_the_less_holes_pieces_are_the_free_board_less_the_single_holes():
         assert value == 24 * (plain_count(n, []) - singles)
 
 
+@pytest.mark.slow
 def test_hole_sums_unique_and_checkpoint(tmp_path):
     asymmetric = cpqueens.model(12, blocked=[(2, 5), (7, 10), (10, 3)])
     total = plain_count(12, asymmetric.board.blocked)
@@ -163,6 +166,7 @@ def test_hole_sums_unique_and_checkpoint(tmp_path):
 
 
 @pytest.mark.parametrize("n", [5, 7, 9])
+@pytest.mark.slow
 def test_the_queen_in_the_middle_counts_as_its_lines_blocked(n):
     middle = (n // 2, n // 2)
     model = cpqueens.model(n, placed=[middle])
@@ -178,6 +182,7 @@ def test_the_queen_in_the_middle_counts_as_its_lines_blocked(n):
 
 
 @pytest.mark.parametrize(("n", "placed"), [(13, [(6, 6)]), (15, [(7, 7)])])
+@pytest.mark.slow
 def test_placed_queens_all_symmetries_keep_go_to_the_kernels(n, placed):
     model = cpqueens.model(n, placed=placed)
     assert takes_placed_as_holes(model, "bitmask")
@@ -214,6 +219,7 @@ SUBGROUPS = [
     centre=st.booleans(),
     colours=st.integers(1, 2),
 )
+@pytest.mark.slow
 def test_unique_counts_by_burnside_match_the_oracles_classes(n, seeds, kept, centre, colours):
     holes = {(r % n, c % n) for r, c in seeds}
     for _ in range(3):  # the images under the kept symmetries, and theirs
@@ -242,6 +248,7 @@ def test_unique_counts_by_burnside_match_cpsats_lex_leader(blocked):
 
 
 @pytest.mark.parametrize("n", range(2, 10))
+@pytest.mark.slow
 def test_the_turned_placements_are_the_oracles(n):
     full = (1 << n) - 1
     placements = [s[0] for s in oracle.solutions(n)]
@@ -253,6 +260,7 @@ def test_the_turned_placements_are_the_oracles(n):
 
 
 @pytest.mark.parametrize(("n", "blocked"), [(8, []), (8, [(0, 0), (7, 7)]), (9, [(4, 4)])])
+@pytest.mark.slow
 def test_two_colour_unique_counts_by_burnside_match_the_lex_leader(n, blocked):
     model = cpqueens.model(n, blocked, colours=2)
     checked = model.with_constraints(leader(model)).count("bitmask", workers=1)

@@ -23,7 +23,7 @@ import pytest
 import cpqueens
 from cpqueens.execution.checkpoint import content_digest
 from cpqueens.vocabulary.limits import MAX_N
-from tests.processes import alive, children, environment, wait_for
+from tests.processes import alive, children, environment, tree_cpu_seconds, wait_for
 
 CLI = [sys.executable, "-m", "cpqueens"]
 #: The time limit of every timed call (seconds), and what may pass beyond it, measured outside.
@@ -155,6 +155,7 @@ def _floor(tmp_path: Path) -> float:
     return time.monotonic() - began
 
 
+@pytest.mark.slow
 def test_every_verb_ends_within_its_time_limit_at_every_size(tmp_path):
     """Each verb and path timed from outside: at most the limit plus the slack.
 
@@ -186,6 +187,7 @@ def test_every_verb_ends_within_its_time_limit_at_every_size(tmp_path):
     assert late == [], (bound, late)
 
 
+@pytest.mark.slow
 def test_cli_solve_prints_what_it_found_then_one_line(tmp_path):
     code, out, err = cli(tmp_path, "solve", "20", "--time-limit", "0.5", "--format", "columns")
     assert code == 1
@@ -202,6 +204,7 @@ def test_cli_solve_prints_what_it_found_then_one_line(tmp_path):
         assert len({c - r for r, c in enumerate(columns)}) == 20
 
 
+@pytest.mark.slow
 def test_cli_solve_json_stays_one_list_when_the_limit_ends_it(tmp_path):
     code, out, err = cli(tmp_path, "solve", "20", "--time-limit", "0.5", "--format", "json")
     assert code == 1 and "time limit" in err
@@ -211,6 +214,7 @@ def test_cli_solve_json_stays_one_list_when_the_limit_ends_it(tmp_path):
 # ---- 1. the CLI's exists takes the API's path -------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_exists_on_a_big_board_answers_as_the_api_does(tmp_path):
     assert cpqueens.model(100).exists() is True
     began = time.monotonic()
@@ -235,6 +239,7 @@ def test_a_board_of_a_million_columns_is_allowed():
     assert cpqueens.model(MAX_N).n == MAX_N
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_an_absurd_size_in_one_line(tmp_path):
     for args in (
         ["count", str(10**23)],
@@ -266,6 +271,7 @@ def test_a_backend_refuses_a_board_it_cannot_build_within_a_limit(backend, wides
             cpqueens.model(1001).find("cpsat")
 
 
+@pytest.mark.slow
 def test_a_wide_board_with_many_blocked_rows_is_refused_by_the_masks_not_allocated():
     m = cpqueens.model(10**6, blocked=[(r, 0) for r in range(2000)])
     began = time.monotonic()
@@ -325,6 +331,7 @@ def test_an_endless_stdin_board_is_cut_at_the_cap(tmp_path):
     assert err.startswith("cpqueens: error: cannot read board file <stdin>: it holds more than")
 
 
+@pytest.mark.slow
 def test_a_board_file_still_reads(tmp_path):
     (tmp_path / "b.txt").write_text("1011\n1111\n1111\n1111\n")
     assert cli(tmp_path, "count", "--board", "b.txt", "--colours", "2") == (0, "0\n", "")
@@ -369,6 +376,7 @@ def test_a_deeply_nested_checkpoint_is_a_checkpoint_error(tmp_path):
     assert "is not a readable cpqueens checkpoint: its JSON is nested too deeply" in err
 
 
+@pytest.mark.slow
 def test_a_resealed_checkpoint_whose_counts_do_not_fit_is_refused(tmp_path):
     path = tmp_path / "q.json"
     assert cli(tmp_path, "count", "12", "--workers", "1", "--checkpoint", "q.json")[:2] == (
@@ -412,11 +420,13 @@ cpqueens.model(19).count(workers=2, progress=False)  # pieces of seconds each, c
 """
 
 
+@pytest.mark.slow
 def test_workers_die_within_a_second_of_their_driver(tmp_path):
     job = start([sys.executable, "-c", DRIVER], tmp_path)
     try:
         assert wait_for(lambda: len(children(job.pid)) >= 2, timeout=60), job.pid
-        time.sleep(1.0)  # the workers are inside their kernels now
+        started = tree_cpu_seconds(job.pid)  # then the workers are inside their kernels:
+        assert wait_for(lambda: tree_cpu_seconds(job.pid) >= started + 1.0, timeout=300)
         workers = children(job.pid)
         os.kill(job.pid, signal.SIGKILL)
         job.communicate()

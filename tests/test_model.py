@@ -52,6 +52,7 @@ def test_first_solutions_in_lexicographic_order(backend):
     assert found == [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2)]
 
 
+@pytest.mark.slow
 def test_solutions_are_lazy(backend):
     # n=20 has 39,029,188,884 solutions: only a lazy search can hand out the first few.
     solutions = cpqueens.model(20).solutions(backend=backend)

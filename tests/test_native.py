@@ -27,6 +27,7 @@ def random_models(draw):
 
 @settings(max_examples=60, deadline=None)
 @given(random_models())
+@pytest.mark.slow
 def test_native_count_agrees_with_the_oracle(drawn):
     n, blocked, placed, colours = drawn
     expected = len(oracle.solutions(n, blocked, placed, colours))
@@ -37,6 +38,7 @@ def test_native_count_agrees_with_the_oracle(drawn):
 
 @settings(max_examples=30, deadline=None)
 @given(random_models())
+@pytest.mark.slow
 def test_listed_placements_are_the_oracles_in_order(drawn):
     n, blocked, placed, _ = drawn
     masks = bitmask.compile_plan(cpqueens.model(n, blocked, placed=placed)).allowed[0]
@@ -47,6 +49,7 @@ def test_listed_placements_are_the_oracles_in_order(drawn):
     assert unpacked == oracle.placements(n, blocked, placed)
 
 
+@pytest.mark.slow
 def test_nested_and_listed_pair_counts_agree(monkeypatch):
     # Two colours on an asymmetric 9x9 board, with and without the placement lists.
     model = cpqueens.model(9, blocked=[(0, 0), (2, 5), (4, 4), (8, 1)], colours=2)
@@ -89,6 +92,7 @@ def test_oeis_counts_on_the_native_path():
     ] == two
 
 
+@pytest.mark.slow
 def test_process_pool_on_the_native_path():
     # Subproblems of a 10x10 two-colour board are big enough for the kernels in each worker.
     model = cpqueens.model(10, blocked=[(0, 3), (5, 7), (9, 9)], colours=2)

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +20,7 @@ def outputs_by_tag(notebook: nbformat.NotebookNode) -> dict[str, list[dict]]:
     }
 
 
+@pytest.mark.slow
 def test_the_tour_notebook_runs_and_shows_svg_boards(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the kernel imports this tree's cpqueens
     notebook = nbformat.read(ROOT / "examples" / "tour.ipynb", as_version=4)

@@ -52,6 +52,7 @@ def test_peaceable_queens_match_a250000():
         assert armies == [expected, expected]
 
 
+@pytest.mark.slow
 def test_k_queens_on_eight_by_eight():
     model = cpqueens.cells(8)
     assert [model.count(queens=k, backend="bitmask") for k in range(1, 9)] == EIGHT_BY_EIGHT
@@ -157,6 +158,7 @@ def test_peaceable_classes_break_the_colour_swap_too():
     assert model.count(queens=2, unique=True) == len(keys)
 
 
+@pytest.mark.slow
 def test_placed_pieces_are_kept_and_break_the_symmetry():
     model = cpqueens.cells(6, placed=[(0, 1)])
     oracle = Board(6, 6)
@@ -166,6 +168,7 @@ def test_placed_pieces_are_kept_and_break_the_symmetry():
     assert (0, 1) in result.queens and result.count == len(expected)
 
 
+@pytest.mark.slow
 def test_a_time_limit_gives_the_best_solution_and_a_true_bound():
     result = cpqueens.domination(11, time_limit=3)
     assert result.status == "feasible"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.oracle_cells import Board
+from tests.processes import cpu_seconds, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,6 +31,7 @@ def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_domination_json_has_the_exact_shape(tmp_path):
     result = run(tmp_path, "domination", "6", "--json", "--count")
     assert result.returncode == 0, result.stderr
@@ -45,6 +47,7 @@ def test_domination_json_has_the_exact_shape(tmp_path):
     assert all(len(q) == 2 for q in answer["queens"])
 
 
+@pytest.mark.slow
 def test_independent_domination_and_its_classes(tmp_path):
     result = run(tmp_path, "independent-domination", "4", "--json", "--count", "--unique")
     answer = json.loads(result.stdout)
@@ -63,6 +66,7 @@ def test_peaceable_queens_carry_their_army(tmp_path):
     assert sorted(q[2] for q in answer["queens"]) == [0] * 4 + [1] * 4
 
 
+@pytest.mark.slow
 def test_independence_on_a_board_file_with_holes(tmp_path):
     (tmp_path / "grid.txt").write_text(".#..\n....\n..#.\n....\n")
     result = run(tmp_path, "independence", "--board", "grid.txt", "--count")
@@ -81,6 +85,7 @@ def test_toroidal_domination(tmp_path):
     assert answer["value"] == next(k for k in range(1, 9) if oracle.sets(k, False, True))
 
 
+@pytest.mark.slow
 def test_a_time_limit_reports_feasible_with_its_bound(tmp_path):
     answer = json.loads(run(tmp_path, "domination", "11", "--time-limit", "3", "--json").stdout)
     assert answer["status"] == "feasible"
@@ -111,6 +116,7 @@ def test_errors_are_one_line(tmp_path, args, code, words):
         ("peaceable", "5", [" 5   4"]),  # A250000(5) = 4
     ],
 )
+@pytest.mark.slow
 def test_examples_print_their_oeis_tables(tmp_path, example, last, lines):
     result = subprocess.run(
         [sys.executable, str(ROOT / "examples" / f"{example}.py"), last],
@@ -127,6 +133,7 @@ def test_examples_print_their_oeis_tables(tmp_path, example, last, lines):
         assert any(row.startswith(line) for row in rows), result.stdout
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_search_at_once(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
@@ -137,7 +144,7 @@ def test_ctrl_c_stops_the_search_at_once(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3)
+    assert wait_for(lambda: cpu_seconds(process.pid) >= 3, timeout=300)  # searching
     process.send_signal(signal.SIGINT)
     start = time.monotonic()
     out, err = process.communicate(timeout=30)
@@ -145,6 +152,7 @@ def test_ctrl_c_stops_the_search_at_once(tmp_path):
     assert (process.returncode, out, err) == (130, "", "cpqueens: interrupted\n")
 
 
+@pytest.mark.slow
 def test_a_time_limit_ends_the_count_too_with_one_line(tmp_path):
     # 13 queens on 13 x 13: proved in well under a second, counted (73,712) in minutes
     start = time.monotonic()
@@ -157,6 +165,7 @@ def test_a_time_limit_ends_the_count_too_with_one_line(tmp_path):
 
 
 @pytest.mark.parametrize(("sent", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.slow
 def test_ctrl_c_stops_the_count_of_the_optimal_solutions(tmp_path, sent, code):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
@@ -167,7 +176,8 @@ def test_ctrl_c_stops_the_count_of_the_optimal_solutions(tmp_path, sent, code):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(6)  # the optimum is proved in well under a second: the count is running
+    # The optimum is proved in well under a second of CPU time: the count is running.
+    assert wait_for(lambda: cpu_seconds(process.pid) >= 6, timeout=300)
     assert process.poll() is None
     process.send_signal(sent)
     start = time.monotonic()

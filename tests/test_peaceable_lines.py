@@ -65,6 +65,7 @@ def test_line_search_agrees_with_the_oracle_and_cp_sat(
     assert cells_cpsat.optimise(cells, "maximize").value == best
 
 
+@pytest.mark.slow
 def test_a_time_limit_gives_a_true_bound_not_an_optimum():
     # n = 10 needs about a million nodes; the first slice is a few thousand
     result = cpqueens.peaceable(10, time_limit=0.01)

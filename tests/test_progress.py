@@ -47,6 +47,7 @@ def test_the_callback_on_a_process_pool():
 
 
 @pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.slow
 def test_the_symmetry_kernels_report_progress_too(workers):
     from cpqueens.strategies.class_count import pieces
 

@@ -203,6 +203,7 @@ def test_the_oracle_itself():
     assert p.count() == 92
 
 
+@pytest.mark.slow
 def test_random_grids_with_0_1_and_2_solutions_agree_with_the_oracle():
     rng = random.Random(2026)
     seen: dict[int, int] = {}
@@ -225,6 +226,7 @@ def test_random_grids_with_0_1_and_2_solutions_agree_with_the_oracle():
     st.integers(0, 2),
     st.integers(0, 3),
 )
+@pytest.mark.slow
 def test_hypothesis_grids_with_givens_and_diagonals(n, rng, diagonals, queens, blocked):
     regions = random_regions(n, rng)
     cells = [(r, c) for r in range(n) for c in range(n)]
@@ -274,6 +276,7 @@ def turned_at_once(monkeypatch):
 
 
 @pytest.mark.parametrize("turned", [False, True])
+@pytest.mark.slow
 def test_two_stars_with_many_solutions_agree_with_the_oracle(request, turned):
     # The region rooms (no-touch two rows at a time) and the jumps past barred columns prune;
     # a count with no limit must still see every solution, in either search orientation.
@@ -294,6 +297,7 @@ def test_two_stars_with_many_solutions_agree_with_the_oracle(request, turned):
         assert any(chosen)  # some searches ran turned
 
 
+@pytest.mark.slow
 def test_three_stars_agree_with_cpsat_in_every_orientation(monkeypatch):
     from cpqueens.backends.bitmask import regions as regions_bitmask
 
@@ -431,6 +435,7 @@ SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
 
 @settings(max_examples=150, deadline=None)
 @given(case=drawn_puzzles())
+@pytest.mark.slow
 def test_every_drawn_puzzle_reads_back_with_its_queens_as_givens(case):
     puzzle, drawn = case
     with_drawn = Puzzle(

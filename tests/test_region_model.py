@@ -265,6 +265,7 @@ def test_bad_options_name_the_value():
         cpqueens.model(puzzles()[0], regions=[[0]])
 
 
+@pytest.mark.slow
 def test_checkpoints_tell_rooks_from_queens(tmp_path):
     path = tmp_path / "rooks.json"
     assert cpqueens.model(6, diagonals=False).count("cpsat", checkpoint=path) == 720

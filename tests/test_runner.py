@@ -78,6 +78,7 @@ def look_at_each(futures):
         future.done()
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_any_moment_leaves_every_future_free():
     # Ctrl-C may land anywhere in the waiting loop. concurrent.futures.wait takes the locks
     # of all pending futures one by one in Python code: interrupted there (two trials

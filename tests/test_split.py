@@ -34,6 +34,7 @@ def boards(draw, mirrored):
 
 @settings(max_examples=80, deadline=None)
 @given(boards(mirrored=True) | boards(mirrored=False), st.integers(0, 3))
+@pytest.mark.slow
 def test_weighted_subproblems_add_up(drawn, depth):
     n, blocked, placed, colours = drawn
     model = cpqueens.model(n, blocked, colours=colours, placed=placed)
@@ -71,6 +72,7 @@ def test_bad_workers(workers):
         cpqueens.model(4).count(workers=workers)
 
 
+@pytest.mark.slow
 def test_process_pool_counts_exactly(backend):
     # Two worker processes on an asymmetric blocked board with two colours.
     m = cpqueens.model(6, blocked=[(0, 1), (3, 4)], colours=2)
@@ -93,6 +95,7 @@ def flipped_boards(draw):
 
 @settings(max_examples=80, deadline=None)
 @given(flipped_boards(), st.integers(0, 3))
+@pytest.mark.slow
 def test_a_flipped_board_splits_as_its_transpose(drawn, depth):
     n, blocked, placed, colours = drawn
     model = cpqueens.model(n, blocked, colours=colours, placed=placed)

@@ -72,6 +72,7 @@ def test_a002562(name, n):
     assert cpqueens.model(n).count(backend=name, unique=True) == A002562[n - 1]
 
 
+@pytest.mark.slow
 def test_native_kernels_by_class_size():
     from cpqueens.strategies.class_count import classes
 
@@ -100,6 +101,7 @@ def test_every_split_depth_of_the_kernels_adds_up_to_the_same_classes(n):
         pieces(n, 3)
 
 
+@pytest.mark.slow
 def test_a_driver_with_workers_leaves_numba_to_them():
     # The pool's processes start while the driver loads nothing heavy.
     code = (
@@ -131,6 +133,7 @@ def symmetric_boards(draw):
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(symmetric_boards())
+@pytest.mark.slow
 def test_unique_counts_match_a_brute_force_orbit_count(backend, drawn):
     n, blocked, placed, colours = drawn
     expected = oracle.solutions(n, blocked, placed, colours)
@@ -196,6 +199,7 @@ def test_unknown_symmetry_name():
         Invariant("spin")
 
 
+@pytest.mark.slow
 def test_workers_give_the_same_unique_count():
     m = cpqueens.model(8, blocked=[(0, 0), (7, 7)])
     assert m.count(backend="cpsat", unique=True, workers=2) == m.count(
@@ -203,6 +207,7 @@ def test_workers_give_the_same_unique_count():
     )
 
 
+@pytest.mark.slow
 def test_cpsat_counts_representatives_weighted_by_class_size():
     from cpqueens.strategies.symmetry import subproblems
 

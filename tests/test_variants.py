@@ -130,6 +130,7 @@ def run_cli(*args):
     return done.returncode, done.stdout.strip(), done.stderr.strip()
 
 
+@pytest.mark.slow
 def test_cli_states_the_variants():
     assert run_cli("count", "13", "--toroidal") == (0, "4524", "")
     assert run_cli("count", "12", "--knight", "--unique") == (0, "22", "")
@@ -158,6 +159,7 @@ def run_example(name, *args):
     return [tuple(int(x) for x in line.split()) for line in done.stdout.splitlines()]
 
 
+@pytest.mark.slow
 def test_the_variant_examples_print_their_oeis_tables():
     assert run_example("toroidal") == [(n, TOROIDAL[n]) for n in sorted(TOROIDAL)]
     assert run_example("superqueens") == [
@@ -174,6 +176,7 @@ def long_diagonals_by_brute_force(n):
     return len(found), len(classes)
 
 
+@pytest.mark.slow
 def test_the_long_diagonals_example_matches_brute_force():
     rows = run_example("long_diagonals")
     assert rows[:8] == [(n, *long_diagonals_by_brute_force(n)) for n in range(1, 9)]
@@ -221,6 +224,7 @@ def test_the_native_variant_kernel_agrees_with_the_python_dfs():
 
 
 @pytest.mark.parametrize(("flags", "want"), [({"toroidal": True}, 4524), ({"knight": True}, 1876)])
+@pytest.mark.slow
 def test_variants_count_natively_in_workers_too(flags, want):
     """n = 13 goes through the split and the native kernel, in two worker processes."""
     assert cpqueens.model(13, **flags).count("bitmask", workers=2) == want
