@@ -41,6 +41,7 @@ def start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 def test_an_open_solutions_generator_at_exit_exits_normally(tmp_path):
     # The solver thread was still searching when the interpreter finalized: abort, exit 134.
     script = "import cpqueens; g = cpqueens.model(12).solutions(backend='cpsat'); next(g)"
@@ -49,6 +50,7 @@ def test_an_open_solutions_generator_at_exit_exits_normally(tmp_path):
     assert (proc.returncode, out, err) == (0, "", "")
 
 
+@pytest.mark.slow
 def test_open_generators_in_a_cycle_and_a_traceback_at_exit_exit_normally(tmp_path):
     # Neither is closed before the interpreter finalizes: a cycle waits for the collector,
     # and an uncaught error's traceback holds the frame that holds the generator.

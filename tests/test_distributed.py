@@ -94,6 +94,7 @@ def test_dask_with_a_checkpoint(executor, tmp_path):
     assert finished(path) == done
 
 
+@pytest.mark.slow
 def test_a_failing_task_is_reported(executor):
     # An unsupported constraint fails inside a worker; the error comes back to the caller.
     class Strange:

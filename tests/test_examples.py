@@ -108,6 +108,7 @@ def test_count_timed(n, args):
 # checker_challenge.py (Luogu P1219, seed 004)
 
 
+@pytest.mark.slow
 def test_checker_challenge_sample():
     assert same(run("checker_challenge", "6\n"), "2 4 6 1 3 5\n3 6 2 5 1 4\n4 1 5 2 6 3\n4\n")
 
@@ -124,6 +125,7 @@ def test_checker_challenge_eight():
 P1562_SAMPLE = "4\n**.*\n*.*.\n****\n****\n"
 
 
+@pytest.mark.slow
 def test_blocked_queens_sample():
     assert same(run("blocked_queens", P1562_SAMPLE), f"{count(4, [(0, 2), (1, 1), (1, 3)])}\n")
 

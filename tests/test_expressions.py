@@ -240,6 +240,7 @@ def test_checkpoint_resumes_a_conditioned_count_and_refuses_another(tmp_path):
         m.where(m.q[0] > m.q[8]).count("bitmask", checkpoint=path)
 
 
+@pytest.mark.slow
 def test_a_local_pool_counts_a_conditioned_model():
     m = cpqueens.model(8)
     narrowed = m.where(m.q[0] + m.q[1] != 7)

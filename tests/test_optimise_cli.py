@@ -60,6 +60,7 @@ def test_independent_domination_and_its_classes(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_peaceable_queens_carry_their_army(tmp_path):
     answer = json.loads(run(tmp_path, "peaceable", "5", "--json").stdout)
     assert (answer["value"], answer["status"]) == (4, "optimal")  # A250000(5)
