@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from cpqueens.vocabulary.expressions import CondNode, evaluate
+
 Cell = tuple[int, int]
 #: A piece: (row, col, army); army 0 when there is one army.
 Piece = tuple[int, int, int]
@@ -323,6 +325,8 @@ class CellProblem:
     per_column: int | None = None
     regions: tuple[tuple[int, ...], ...] | None = None
     per_region: int | None = None
+    #: Users' conditions over the cells (``Model.where`` with ``x[r, c]``): expression nodes.
+    conditions: tuple[CondNode, ...] = ()
 
     def __post_init__(self) -> None:
         """Validate the fields and normalise the placed pieces."""
@@ -446,6 +450,8 @@ class CellProblem:
         """
         if name in SWAP_LINES and self.per_row != self.per_column:
             return False
+        if self.conditions and name != "identity":
+            return False  # a condition keeps no symmetry it was not shown to keep
         if self.regions is None:
             return True
         image: dict[int, int] = {}
@@ -507,6 +513,13 @@ class CellProblem:
             got = len(occupied.intersection(quota.cells))
             if got != quota.k:
                 return f"{quota.what} holds {got} pieces, expected {quota.k}"
+        if self.conditions:
+            grid = [[0] * board.cols for _ in range(board.rows)]
+            for r, c, army in pieces:
+                grid[r][c] = int(army == 0)
+            for condition in self.conditions:
+                if not evaluate(condition, grid):
+                    return f"the condition {condition} does not hold"
         return None
 
     def describe(self, sense: str | None = None, size: int | None = None) -> str:
@@ -538,6 +551,7 @@ class CellProblem:
                 out.append(f"sum x[r,c] over {over} = {k} for each {group}, 0 <= {bound}")
         if self.placed:
             out.append(f"placed: {list(self.placed)}")
+        out.extend(str(condition) for condition in self.conditions)
         if size is not None:
             out.append(f"{count} = {size}")
         return "\n  ".join(out)
