@@ -38,6 +38,7 @@ from functools import cached_property
 from typing import Literal
 
 from cpqueens.vocabulary.expressions import CondNode, evaluate
+from cpqueens.vocabulary.geometry import RECTANGLE_TRANSFORMS, SQUARE_ONLY
 
 Cell = tuple[int, int]
 #: A piece: (row, col, army); army 0 when there is one army.
@@ -47,19 +48,8 @@ ATTACKS: tuple[Attack, ...] = ("queen", "rook", "king")
 KNIGHT_STEPS = ((1, 2), (2, 1), (1, -2), (2, -1))
 KING_STEPS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
-#: name -> the map of cell (r, c) on an m x n board (m rows, n columns). The
-#: quarter turns and the two diagonal reflections exist on square boards only.
-TRANSFORMS = {
-    "identity": lambda r, c, m, n: (r, c),
-    "rot90": lambda r, c, m, n: (c, m - 1 - r),
-    "rot180": lambda r, c, m, n: (m - 1 - r, n - 1 - c),
-    "rot270": lambda r, c, m, n: (n - 1 - c, r),
-    "mirror": lambda r, c, m, n: (r, n - 1 - c),
-    "flip": lambda r, c, m, n: (m - 1 - r, c),
-    "diagonal": lambda r, c, m, n: (c, r),
-    "antidiagonal": lambda r, c, m, n: (n - 1 - c, m - 1 - r),
-}
-SQUARE_ONLY = frozenset({"rot90", "rot270", "diagonal", "antidiagonal"})
+#: name -> the map of cell (r, c) on an m x n board (m rows, n columns): geometry's table.
+TRANSFORMS = RECTANGLE_TRANSFORMS
 #: The symmetries that map rows onto columns (and columns onto rows).
 SWAP_LINES = SQUARE_ONLY
 #: The quota options of :class:`CellProblem`, in the order they are stated.
