@@ -579,3 +579,20 @@ def _cells_kept_by(cells: tuple[Cell, ...], n: int) -> tuple[str, ...]:
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:
     return " ".join(f"({r},{c})" for r, c in cells) or "none"
+
+
+#: The kinds cpqueens defines, which each of its three engines states natively (its
+#: ``SUPPORTS``); a kind from elsewhere reaches them through its ``decompose``.
+BUILT_IN_KINDS: tuple[type, ...] = (
+    AllDifferent,
+    Forbidden,
+    Placed,
+    Disjoint,
+    LexLeader,
+    Invariant,
+    Toroidal,
+    KnightMoves,
+    Regions,
+    NoTouch,
+    Where,
+)

@@ -26,14 +26,13 @@ from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
-    Forbidden,
     Invariant,
     KnightMoves,
     LexLeader,
     NoTouch,
-    Placed,
     Regions,
     Toroidal,
     Where,
@@ -57,19 +56,7 @@ from cpqueens.vocabulary.expressions import (
 from cpqueens.vocabulary.geometry import AFFINE
 
 #: The constraint classes this backend translates.
-SUPPORTS = (
-    AllDifferent,
-    Forbidden,
-    Placed,
-    Disjoint,
-    LexLeader,
-    Invariant,
-    Toroidal,
-    KnightMoves,
-    Regions,
-    NoTouch,
-    Where,
-)
+SUPPORTS = BUILT_IN_KINDS
 
 NAME = "cpsat"
 #: The widest board whose model CP-SAT builds and presolves within a time limit (n = 3,000:
