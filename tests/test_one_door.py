@@ -131,6 +131,7 @@ def test_star_battle_through_the_one_door(seed):
 
 
 @pytest.mark.parametrize("seed", seeds(400, 6, fast=2))
+@pytest.mark.slow
 def test_cell_statements_counted_by_size_and_optimised(seed):
     rng = random.Random(seed)
     rows, cols = rng.choice(((4, 4), (4, 5), (5, 5)))
@@ -164,6 +165,7 @@ def test_cell_statements_counted_by_size_and_optimised(seed):
     assert cpqueens.domination(rows, cols, blocked, attack=attack).value == fewest
 
 
+@pytest.mark.slow
 def test_domination_and_independence_are_shortcuts_over_the_one_model():
     assert cpqueens.domination(8).value == 5  # OEIS A075458
     statement = cpqueens.model(8, per_row=None, per_column=None, independent=False, dominating=True)
