@@ -101,6 +101,7 @@ RECTANGLES = [
 
 
 @pytest.mark.parametrize(("rows", "cols", "attack", "options"), RECTANGLES)
+@pytest.mark.slow
 def test_rectangular_boards_with_quotas_agree_with_the_oracle(rows, cols, attack, options):
     board = Board(rows, cols, attack=attack)
     expected = quota_sets(board, **options)

@@ -381,6 +381,7 @@ def test_find_builds_toroidal_queens_for_n_coprime_to_6():
     assert all(a != b for a, b in zip(*found.by_colour, strict=True))
 
 
+@pytest.mark.slow
 def test_unique_counts_with_conditions_by_burnside_match_the_lex_leader():
     from cpqueens.strategies import burnside
 

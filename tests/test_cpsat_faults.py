@@ -81,6 +81,7 @@ def test_open_generators_in_a_cycle_and_a_traceback_at_exit_exit_normally(tmp_pa
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.slow
 def test_solve_to_a_full_device_does_not_abort(tmp_path):
     # Writing fails after the first solution, with the search still open. The CLI's own
     # message for it is another matter: here only that the process ends without an abort.

@@ -204,6 +204,7 @@ def test_results_draw_themselves():
 
 
 @pytest.mark.parametrize("seed", seeds(500, 4))
+@pytest.mark.slow
 def test_conditions_over_cells_on_every_statement(seed):
     rng = random.Random(seed)
     rows, cols = rng.choice(((4, 4), (4, 5)))

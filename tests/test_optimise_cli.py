@@ -80,6 +80,7 @@ def test_independence_on_a_board_file_with_holes(tmp_path):
     assert "#" in lines[2]
 
 
+@pytest.mark.slow
 def test_toroidal_domination(tmp_path):
     answer = json.loads(run(tmp_path, "domination", "5", "--toroidal", "--json").stdout)
     oracle = Board(5, 5, toroidal=True)
