@@ -635,6 +635,14 @@ def run_optimize(args: argparse.Namespace) -> int:
         for row in range(n):
             cols = range(n if args.columns is None else args.columns)
             print(" ".join(marks.get((row, col), ".") for col in cols))
+    if result.status == "feasible":  # the best found is printed, but it is not proved
+        print(
+            f"cpqueens: the time limit of {args.time_limit:g} s ended the search before a proof: "
+            f"{result.value} is the best found, the optimum is at "
+            f"{'least' if name == 'domination' else 'most'} {result.bound}",
+            file=sys.stderr,
+        )
+        return 1
     return 1 if result.status == "infeasible" else 0
 
 

@@ -8,9 +8,12 @@ independent domination), :func:`peaceable`.
 
 Peaceable armies (two armies, no placed pieces) are maximised by the compiled
 line search of :mod:`cpqueens.backends.cells_lines`; everything else by CP-SAT.
-An optimum is "optimal" only with a proof (CP-SAT's, or the exhausted search
-tree); a time limit that ends the search first gives the best solution found,
-"feasible", with the best bound (never reported as the optimum). The board's
+An optimum is "optimal" only with a proof (CP-SAT's, the exhausted search
+tree, or a true bound known before search that the best found meets:
+:mod:`cpqueens.vocabulary.bounds`); a time limit that ends the search first
+gives the best solution found, "feasible", with the best true bound: the
+engine's, or the one known before search if better (never reported as the
+optimum). The board's
 symmetries (and the colour swap of two armies) are broken by lex-leader
 constraints, which keep one member of each class of solutions.
 """
@@ -26,12 +29,15 @@ from typing import Any, Literal
 
 from cpqueens.backends import capabilities, check_name, choices, is_installed, preference
 from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
+from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import Attack, Cell, CellBoard, CellProblem, Piece
 
 Status = Literal["optimal", "feasible", "infeasible"]
 CountBackend = Literal["auto", "cpsat", "bitmask", "python-constraint"]
 #: (value, bound, seconds) of each better solution found.
 Progress = Callable[[int, int, float], None]
+#: The most solver threads an optimisation may ask for (each holds a copy of the model).
+MAX_WORKERS = 64
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,8 @@ class Optimum:
     """The answer of an optimisation: value, proof status, bound, one solution, time.
 
     ``status`` is "optimal" (proved: ``bound == value``), "feasible" (a limit
-    ended the search: ``bound`` is the best proved bound) or "infeasible" (no
+    ended the search: ``bound`` is the best true bound, the engine's or one
+    known before search) or "infeasible" (no
     solution: ``value`` and ``bound`` are None). ``queens`` are (row, col)
     pairs, or (row, col, army) triples for two armies. ``count`` is the number
     of optimal solutions and ``classes`` their number up to the problem's
@@ -247,24 +254,47 @@ def _optimise(
     backend: CountBackend = "auto",
 ) -> Optimum:
     if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not time_limit > 0  # NaN too
     ):
         raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(
+            f"workers must be an int from 1 to {MAX_WORKERS} (the solver's threads), "
+            f"got {workers!r}"
+        )
     start = time.perf_counter()
     engine = _cell_engine(backend, problem, None, False, "optimise", sense)
-    outcome = engine.optimise(
-        problem,
-        sense,
-        time_limit=time_limit,
-        workers=workers,
-        symmetry=symmetry,
-        progress=progress,
-    )
+    # the engine's first import (CP-SAT's loads pandas: seconds on a busy machine) counts too
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+    try:
+        outcome = engine.optimise(
+            problem,
+            sense,
+            time_limit=left,
+            workers=workers,
+            symmetry=symmetry,
+            progress=progress,
+        )
+    except IncompleteSearchError:
+        if time_limit is None:
+            raise
+        raise IncompleteSearchError(
+            f"the time limit of {time_limit:g} s ended the search before any solution was "
+            "found; give it more time"
+        ) from None
     queens = tuple(piece if problem.armies == 2 else piece[:2] for piece in outcome.pieces)
-    result = Optimum(outcome.value, outcome.status, outcome.bound, queens, outcome.seconds)
-    if (count or unique) and outcome.status == "optimal":
+    status, bound = outcome.status, outcome.bound
+    if status == "feasible":  # the engine's bound, or the one known before search if better
+        if sense == "minimize":
+            bound = max(bound if bound is not None else 0, bounds.lower(problem))
+        elif (most := bounds.upper(problem)) is not None:
+            bound = most if bound is None else min(bound, most)
+        if bound == outcome.value:  # the best found meets a true bound: proved
+            status = "optimal"
+    result = Optimum(outcome.value, status, bound, queens, time.perf_counter() - start)
+    if (count or unique) and status == "optimal":
         model = CellModel(problem)
 
         def counted(wanted: bool, classes: bool) -> int | None:

@@ -127,10 +127,13 @@ def _regions(grid: object, rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
             f"regions must be {rows} rows of {cols} region numbers, got {len(found)} rows"
         )
     used = {value for row in found for value in row}
-    if missing := sorted(set(range(max(used) + 1)) - used):
+    if max(used) + 1 != len(used):  # some number below the largest is unused
+        gaps = (value for value in range(max(used)) if value not in used)
+        missing = [next(gaps) for _ in range(min(10, max(used) + 1 - len(used)))]
+        more = ", ..." if max(used) + 1 - len(used) > 10 else ""
         raise ValueError(
             f"regions must be numbered 0 to {max(used)} with every number used: "
-            f"region(s) {missing} have no cell"
+            f"region(s) {str(missing)[:-1]}{more}] have no cell"
         )
     return tuple(found)
 
@@ -241,13 +244,17 @@ class CellBoard:
                 orbits((1, -1))
         if self.knight:
             pairs(KNIGHT_STEPS)
-        # drop a line that lies inside another (a knight's pair on a toroidal row, say)
+        # drop a line that lies inside another (a knight's pair on a toroidal row, say): a
+        # longer line holding it passes through its first cell
         lines = sorted(found, key=lambda line: (-len(line), line))
         kept: list[tuple[Cell, ...]] = []
+        through: dict[Cell, list[frozenset[Cell]]] = {}
         for line in lines:
-            cells = set(line)
-            if not any(cells <= set(other) for other in kept):
+            cells = frozenset(line)
+            if not any(cells <= other for other in through.get(line[0], ())):
                 kept.append(line)
+                for cell in line:
+                    through.setdefault(cell, []).append(cells)
         return tuple(sorted(kept))
 
     @cached_property
@@ -493,15 +500,22 @@ class CellProblem:
         sizes = [sum(1 for *_, a in pieces if a == army) for army in range(self.armies)]
         if len(set(sizes)) > 1:
             return f"the armies differ in size: {sizes}"
-        if self.independent:
-            for r, c, a in pieces:
-                for r2, c2, a2 in pieces:
-                    if (a != a2 or self.armies == 1) and board.attacks((r, c), (r2, c2)):
-                        return f"the piece on {(r, c)} attacks the piece on {(r2, c2)}"
-        if self.dominating:
-            covered = set(cells).union(*(board.neighbours[cell] for cell in cells))
-            if uncovered := set(board.free) - covered:
-                return f"cell {min(uncovered)} is neither occupied nor attacked"
+        # Line by line (a board's neighbour sets grow as n^3): two pieces attack each other
+        # when they share a line.
+        army = {(r, c): a for r, c, a in pieces}
+        covered = set(cells)
+        for line in board.lines:
+            here = sorted(cell for cell in line if cell in army)
+            if not here:
+                continue
+            covered.update(line)
+            if self.independent:
+                for first in here:
+                    for other in here:
+                        if other != first and (self.armies == 1 or army[first] != army[other]):
+                            return f"the piece on {first} attacks the piece on {other}"
+        if self.dominating and (uncovered := set(board.free) - covered):
+            return f"cell {min(uncovered)} is neither occupied nor attacked"
         occupied = set(cells)
         for quota in self.quotas:
             got = len(occupied.intersection(quota.cells))
