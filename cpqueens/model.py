@@ -225,7 +225,7 @@ class Model(Problem):
         >>> len(q), len(q[0])
         (1, 6)
         """
-        from cpqueens.backends.export import to_cpsat
+        from cpqueens.backends.cpsat.export import to_cpsat
 
         return to_cpsat(self)
 
@@ -234,7 +234,7 @@ class Model(Problem):
 
         CPMpy is an optional extra: ``pip install 'cpqueens[cpmpy]'``.
         """
-        from cpqueens.backends.export import to_cpmpy
+        from cpqueens.backends.cpsat.export import to_cpmpy
 
         return to_cpmpy(self)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.backends import cells_bitmask
+from cpqueens.backends.bitmask import cells as cells_bitmask
 from cpqueens.vocabulary.cells import CellBoard, CellProblem
 from tests.oracle_cells import Board, quota_classes, quota_sets
 

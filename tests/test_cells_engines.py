@@ -94,7 +94,7 @@ def test_python_constraint_counts_k_queens_on_eight_by_eight():
 
 
 def test_python_constraint_counts_every_size_and_bounds():
-    from cpqueens.backends import cells_pyconstraint
+    from cpqueens.backends.pyconstraint import cells as cells_pyconstraint
 
     board = Board(3, 4, [(1, 1)])
     problem = cpqueens.cells(3, 4, [(1, 1)]).problem
@@ -182,7 +182,7 @@ def test_ctrl_c_stops_the_compiled_counter_between_chunks():
 
 
 def test_the_compiled_counter_resumes_across_chunks(monkeypatch):
-    from cpqueens.backends import cells_bitmask
+    from cpqueens.backends.bitmask import cells as cells_bitmask
 
     monkeypatch.setattr(cells_bitmask, "CHUNK", 7)  # thousands of calls, each resuming the last
     model = cpqueens.cells(6, blocked=[(2, 3)])

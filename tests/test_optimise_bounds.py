@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from cpqueens.backends.cells_cpsat import cover_bound
+from cpqueens.backends.cpsat.cells import cover_bound
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import CellBoard, CellProblem

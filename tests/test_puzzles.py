@@ -119,7 +119,7 @@ A002464 = [1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306]
 @pytest.mark.parametrize("budget", [1, 7, 1 << 20])
 def test_a_search_paused_every_few_candidates_counts_the_same(monkeypatch, budget):
     # The compiled search hands control back every BUDGET candidates and resumes from its arrays.
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     monkeypatch.setattr(regions_bitmask, "BUDGET", budget)
     for n, expected in enumerate(A002464[:8], start=1):
@@ -160,7 +160,7 @@ def test_a_time_limit_ends_a_huge_count(engine):
 def test_a_time_limit_while_orientations_are_compared_names_solutions(monkeypatch):
     # The probe counts placements of a few rows; a deadline passing then names the solutions
     # found before it (none here: the first slice is empty), never the placements.
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     monkeypatch.setattr(regions_bitmask, "FIRST_SLICE", 0)
     monkeypatch.setattr(regions_bitmask, "PROBE_ROWS", 2)
@@ -258,7 +258,7 @@ def turned_at_once(monkeypatch):
 
     Yields the orientations it chose, so that a test can see the turned searches were run.
     """
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     chosen = []
     choose = regions_bitmask._best_orientation
@@ -295,7 +295,7 @@ def test_two_stars_with_many_solutions_agree_with_the_oracle(request, turned):
 
 
 def test_three_stars_agree_with_cpsat_in_every_orientation(monkeypatch):
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     puzzles = [Puzzle(13, perturbed_rows(13, 10, random.Random(0)), stars=3)]
     expected = [sorted(puzzle.solutions(backend="cpsat")) for puzzle in puzzles]

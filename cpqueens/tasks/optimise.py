@@ -7,7 +7,7 @@ problems are one call each: :func:`independence`, :func:`domination` (and
 independent domination), :func:`peaceable`.
 
 Peaceable armies (two armies, no placed pieces) are maximised by the compiled
-line search of :mod:`cpqueens.backends.cells_lines`; everything else by CP-SAT.
+line search of :mod:`cpqueens.backends.bitmask.lines`; everything else by CP-SAT.
 An optimum is "optimal" only with a proof (CP-SAT's, the exhausted search
 tree, or a true bound known before search that the best found meets:
 :mod:`cpqueens.vocabulary.bounds`); a time limit that ends the search first
@@ -20,14 +20,13 @@ constraints, which keep one member of each class of solutions.
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import capabilities, check_name, choices, is_installed, preference
+from cpqueens.backends import check_name, choices, is_installed, part, preference
 from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import Attack, Cell, CellBoard, CellProblem, Piece
@@ -195,8 +194,8 @@ def _cell_engines(
     verb apart (``supports_optimise(problem, sense)``).
     """
     for name in names or preference():
-        if is_installed(name) and capabilities(name).cells:
-            module = importlib.import_module(capabilities(name).cells)
+        module = part(name, "cells") if is_installed(name) else None
+        if module is not None:
             judge = getattr(module, f"supports_{verb}", None)
             if not hasattr(module, verb):
                 continue
@@ -221,8 +220,8 @@ def _cell_engine(
         raise NotSupportedError(f"no installed engine can {doing} this cell problem")
     for _, module in _cell_engines(problem, size, unique, verb, [name], sense):
         return module
-    module_name = capabilities(name).cells
-    if not module_name or not hasattr(importlib.import_module(module_name), verb):
+    module = part(name, "cells")
+    if module is None or not hasattr(module, verb):
         raise NotSupportedError(f"backend {name!r} cannot {doing} cell problems")
     limits = (
         "the compiled engine: two peaceable armies without placed pieces"

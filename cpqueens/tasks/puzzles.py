@@ -19,7 +19,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from itertools import combinations
 from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import capabilities, check_name, choices, is_installed, preference
+from cpqueens.backends import capabilities, check_name, choices, is_installed, part, preference
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
 from cpqueens.tasks import optimise
 from cpqueens.vocabulary import region_drawing
@@ -54,10 +53,10 @@ def _engine(backend: object) -> ModuleType:
             ),
             name,
         )
-    module = capabilities(name).regions if name != "auto" else ""
-    if not module:
+    module = part(name, "regions") if name != "auto" else None
+    if module is None:
         raise NotSupportedError(f"backend {name!r} does not solve region puzzles")
-    return importlib.import_module(module)
+    return module
 
 
 def _clock(time_limit: object) -> Deadline | None:
@@ -611,7 +610,7 @@ def _random_solution(
     n: int, k: int, rng: random.Random, deadline: Deadline | None = None
 ) -> list[Cell] | None:
     """Place k queens per row and column, none touching, at random; None if there is no way."""
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     free = RegionPuzzle(n, tuple((r,) * n for r in range(n)), stars=k)  # rows as regions
     _, found = regions_bitmask.search(free, 1, keep=1, rng=rng, deadline=deadline)
@@ -701,7 +700,7 @@ def _make_unique(
     moves: int = 400,
 ) -> Puzzle | None:
     """Move border cells between regions until only ``solution`` is left, or None."""
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     queens = set(solution)
     limit = 64

@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 import constraint as pc
 
-from cpqueens.backends.cells_cpsat import Outcome, Progress
+from cpqueens.backends.outcome import Outcome, Progress
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
 from cpqueens.vocabulary.cells import CellProblem, Piece
 from cpqueens.vocabulary.checks import Deadline, check_time_limit

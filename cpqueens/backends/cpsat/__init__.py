@@ -81,8 +81,8 @@ CAPABILITIES = Capabilities(
     lex_leader_split=True,
     free_search=True,
     stops="solver",
-    regions="cpqueens.backends.regions_cpsat",
-    cells="cpqueens.backends.cells_cpsat",
+    regions="cpqueens.backends.cpsat.regions",
+    cells="cpqueens.backends.cpsat.cells",
     whole=True,
 )
 

@@ -26,9 +26,9 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from cpqueens.backends.outcome import Outcome, Progress
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
@@ -37,19 +37,6 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
 Sense = Literal["maximize", "minimize"]
-#: (value, bound, seconds) of each better solution found.
-Progress = Callable[[int, int, float], None]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one optimisation solve proved: its status, best value and bound, the pieces."""
-
-    status: Literal["optimal", "feasible", "infeasible"]
-    value: int | None
-    bound: int | None
-    pieces: tuple[Piece, ...]
-    seconds: float
 
 
 def build(

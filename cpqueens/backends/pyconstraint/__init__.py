@@ -57,8 +57,8 @@ MAX_N = 300
 #: Splits by the mirror row; a constraint that checks the clock stops its search.
 CAPABILITIES = Capabilities(
     stops="checks",
-    regions="cpqueens.backends.regions_pyconstraint",
-    cells="cpqueens.backends.cells_pyconstraint",
+    regions="cpqueens.backends.pyconstraint.regions",
+    cells="cpqueens.backends.pyconstraint.cells",
     whole=True,
 )
 

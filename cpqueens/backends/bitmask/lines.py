@@ -122,7 +122,7 @@ def optimise(
 ) -> Result:
     """The largest peaceable armies, proved optimal unless ``time_limit`` ends the search.
 
-    The signature of :func:`cpqueens.backends.cells_cpsat.optimise`; the
+    The signature of :func:`cpqueens.backends.cpsat.cells.optimise`; the
     search runs on one core (``workers`` is accepted and unused). Under a time
     limit a second search shares the core, slice for slice, to prove the
     bound: it asks for armies of ``bound`` (from the root's knapsack bound

@@ -179,14 +179,14 @@ def counts(problem: CellProblem, time_limit: float | None = None) -> list[int]:
 
 def supports_optimise(problem: CellProblem, sense: str) -> bool:
     """Whether the compiled engine optimises ``problem``: the largest two peaceable armies."""
-    from cpqueens.backends import cells_lines
+    from cpqueens.backends.bitmask import lines as cells_lines
 
     return sense == "maximize" and cells_lines.supports(problem)
 
 
 def optimise(problem: CellProblem, sense: str = "maximize", **options: Any) -> Any:
     """The largest peaceable armies by the line-label branch-and-bound (:mod:`cells_lines`)."""
-    from cpqueens.backends import cells_lines
+    from cpqueens.backends.bitmask import lines as cells_lines
 
     if not supports_optimise(problem, sense):
         raise NotSupportedError(
