@@ -555,3 +555,40 @@ class CellProblem:
         if size is not None:
             out.append(f"{count} = {size}")
         return "\n  ".join(out)
+
+
+class Placement(tuple[Piece, ...]):
+    """One solution of a cell statement: its (row, col, army) pieces, a tuple that draws itself.
+
+    It equals the plain tuple of its pieces; ``shape`` is the board's (rows,
+    columns) and ``blocked`` its blocked cells, for the picture.
+
+    >>> p = Placement(((0, 1, 0),), (2, 2))
+    >>> p == ((0, 1, 0),), p.shape
+    (True, (2, 2))
+    """
+
+    shape: tuple[int, int]
+    blocked: tuple[Cell, ...]
+
+    def __new__(
+        cls, pieces: Iterable[Piece], shape: tuple[int, int], blocked: Iterable[Cell] = ()
+    ) -> Placement:
+        """The pieces of a solution on a board of ``shape`` with ``blocked`` cells."""
+        placement = super().__new__(cls, pieces)
+        placement.shape = shape
+        placement.blocked = tuple(blocked)
+        return placement
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Placement], tuple[tuple[Piece, ...], tuple[int, int], tuple[Cell, ...]]]:
+        """Pickle the pieces with the board's shape (a worker process may send it)."""
+        return (Placement, (tuple(self), self.shape, self.blocked))
+
+    def _repr_svg_(self) -> str:
+        """The board a notebook shows, the pieces of each army in its colour."""
+        from cpqueens.vocabulary.drawing import rectangle_svg
+
+        rows, cols = self.shape
+        return rectangle_svg(rows, cols, self.blocked, [(a, r, c) for r, c, a in self])

@@ -35,6 +35,7 @@ from cpqueens.vocabulary.constraints import (
     Regions,
     Toroidal,
     Where,
+    lower,
 )
 from cpqueens.vocabulary.expressions import (
     NEGATED,
@@ -103,7 +104,7 @@ def build(
     with the fewest columns left goes first, a smaller search.
     """
     n, colours = model.n, model.colours
-    domains, rest = cell_domains(n, colours, model.constraints)
+    domains, rest = cell_domains(n, colours, lower(model.constraints, SUPPORTS, n, colours))
     all_different: list[AllDifferent] = []
     disjoint: list[Disjoint] = []
     symmetric: list[LexLeader | Invariant] = []
