@@ -62,7 +62,7 @@ def random_boards(count, seed=34):
         yield rows, cols, blocked, rng.choice(["queen", "rook", "king"]), rng.random() < 0.3
 
 
-@pytest.mark.parametrize(("rows", "cols", "blocked", "attack", "toroidal"), random_boards(30))
+@pytest.mark.parametrize(("rows", "cols", "blocked", "attack", "toroidal"), list(random_boards(30)))
 def test_the_bounds_known_before_search_are_true_on_random_boards(
     rows, cols, blocked, attack, toroidal
 ):
