@@ -360,6 +360,8 @@ def open_bound(
     nxt = np.empty(2 * lines + 2, dtype=np.int64)
     bound = best
     for d in range(state[0] + 1):
+        if bound >= cap:  # no open subtree can raise the answer past the bound known
+            break
         if d == state[0]:
             if not state[1]:  # the node at this depth was done: nothing open below it
                 break

@@ -119,7 +119,14 @@ def count(
     """
     queens = size_of(problem, queens)
     engine = _cell_engine(backend, problem, queens, unique, "count")
+    if no_room(problem, queens):
+        return 0
     return int(engine.count(problem, queens, unique=unique, time_limit=time_limit))
+
+
+def no_room(problem: CellProblem, queens: int | None) -> bool:
+    """Whether ``queens`` pieces per army cannot fit on the free cells: no solution, at once."""
+    return queens is not None and queens * problem.armies > len(problem.board.free)
 
 
 def cross_check(
@@ -131,18 +138,30 @@ def cross_check(
 ) -> int:
     """Count with every installed engine that can; return the count, or raise if two disagree.
 
-    Raises ``CrossCheckError`` naming each engine's count, and
-    ``NotSupportedError`` when fewer than two engines count the problem.
+    An engine whose cell module says it cannot answer this size soon
+    (``quick(problem)`` gives the reason: python-constraint above 36 free
+    cells) is left out. Raises ``CrossCheckError`` naming each engine's
+    count, and ``NotSupportedError`` when fewer than two engines count the
+    problem (naming those left out, and why).
     """
     queens = size_of(problem, queens)
+    engines, slow = {}, []
+    for name, engine in _cell_engines(problem, queens, unique, "count"):
+        why = getattr(engine, "quick", lambda problem: None)(problem)
+        if why is None:
+            engines[name] = engine
+        else:
+            slow.append(f"{name}: {why}")
+    if len(engines) < 2:
+        left_out = f" ({'; '.join(slow)})" if slow else ""
+        raise NotSupportedError(
+            f"a cross-check needs two engines; only {', '.join(engines) or 'none'} count this "
+            f"quickly{left_out}"
+        )
     counts = {
         name: int(engine.count(problem, queens, unique=unique, time_limit=time_limit))
-        for name, engine in _cell_engines(problem, queens, unique, "count")
+        for name, engine in engines.items()
     }
-    if len(counts) < 2:
-        raise NotSupportedError(
-            f"a cross-check needs two engines; only {', '.join(counts) or 'none'} count this"
-        )
     if len(set(counts.values())) != 1:
         found = ", ".join(f"{name}={value}" for name, value in counts.items())
         raise CrossCheckError(f"the engines disagree on the count: {found}")
@@ -160,6 +179,8 @@ def solutions(
     """Every solution as (row, col, army) triples (one per class if ``unique``)."""
     queens = size_of(problem, queens)
     engine = _cell_engine(backend, problem, queens, unique, "solutions")
+    if no_room(problem, queens):
+        return iter(())
     return engine.solutions(  # type: ignore[no-any-return]
         problem, queens, unique=unique, time_limit=time_limit
     )

@@ -60,6 +60,10 @@ TRANSFORMS = {
 SQUARE_ONLY = frozenset({"rot90", "rot270", "diagonal", "antidiagonal"})
 #: The symmetries that map rows onto columns (and columns onto rows).
 SWAP_LINES = SQUARE_ONLY
+#: The most cells a cell model may have: every cell is a variable (two with two armies) and
+#: the attack lines hold each cell four times; beyond, stating a model alone outgrows a time
+#: limit and a gigabyte.
+MAX_CELLS = 10_000
 #: The quota options of :class:`CellProblem`, in the order they are stated.
 QUOTAS = ("per_row", "per_column", "per_region")
 
@@ -78,6 +82,11 @@ class Quota:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _shown(number: int) -> str:
+    """``number`` with thousands separators, or its size in bits if it is huge."""
+    return f"{number:,}" if number < 10**30 else f"a number of {number.bit_length()} bits"
 
 
 def _size(value: object, what: str) -> int:
@@ -178,6 +187,11 @@ class CellBoard:
     def __post_init__(self) -> None:
         """Validate the fields and normalise the blocked cells."""
         rows, cols = _size(self.rows, "rows"), _size(self.cols, "columns")
+        if rows * cols > MAX_CELLS:
+            raise ValueError(
+                f"a cell model takes at most {MAX_CELLS:,} cells (a 100 x 100 board): a time "
+                f"limit cannot bound stating a larger one, got {_shown(rows)} x {_shown(cols)}"
+            )
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
         object.__setattr__(self, "blocked", _cells(self.blocked, rows, cols, "blocked cell"))
@@ -275,15 +289,25 @@ class CellBoard:
         return TRANSFORMS[name](cell[0], cell[1], self.rows, self.cols)  # type: ignore[no-any-return]
 
     @cached_property
+    def images(self) -> dict[str, dict[Cell, Cell]]:
+        """Each board symmetry's map of every cell (the square-only ones on square boards)."""
+        m, n = self.rows, self.cols
+        return {
+            name: {cell: move(cell[0], cell[1], m, n) for cell in self.cells}
+            for name, move in TRANSFORMS.items()
+            if m == n or name not in SQUARE_ONLY
+        }
+
+    @cached_property
     def symmetries(self) -> tuple[str, ...]:
         """The board symmetries that keep the blocked cells and the attack relation."""
-        names = [name for name in TRANSFORMS if self.rows == self.cols or name not in SQUARE_ONLY]
-        blocked, lines = set(self.blocked), set(self.lines)
+        blocked = set(self.blocked)
+        lines = {frozenset(line) for line in self.lines}
         return tuple(
             name
-            for name in names
-            if {self.transform(name, cell) for cell in blocked} == blocked
-            and {tuple(sorted(self.transform(name, c) for c in line)) for line in lines} == lines
+            for name, image in self.images.items()
+            if {image[cell] for cell in blocked} == blocked
+            and all(frozenset(image[c] for c in line) in lines for line in lines)
         )
 
     def describe(self) -> str:

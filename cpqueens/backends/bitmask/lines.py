@@ -72,9 +72,8 @@ def structure(problem: CellProblem) -> Lines:
     families = disjoint_families(lines)
     perms, swaps = [], []
     for name, swap in problem.symmetries[1:]:
-        perm = tuple(
-            index[tuple(sorted(board.transform(name, cell) for cell in line))] for line in lines
-        )
+        image = board.images[name]
+        perm = tuple(index[tuple(sorted(image[cell] for cell in line))] for line in lines)
         perms.append(perm)
         swaps.append(swap)
     return Lines(
@@ -95,6 +94,11 @@ def armies(structure: Lines, labels: Any) -> tuple[list[Cell], list[Cell]]:
     white = [c for c in structure.cells if all(labels[i] == 0 for i in through[c])]
     black = [c for c in structure.cells if all(labels[i] == 1 for i in through[c])]
     return white, black
+
+
+#: The most free cells for which a stopped search bounds its open subtrees: each one's
+#: knapsacks are bisected over every size up to the bound, seconds on a 100 x 100 board.
+OPEN_BOUND_CELLS = 1024
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ def optimise(
     turn = slice_seconds if time_limit is None else min(slice_seconds, time_limit / 10)
     primal = _Search(s, shared, floor=-1, seconds=turn)
     dual: _Search | None = None
-    best, labels, bound = -1, primal.best_label, ceiling
+    best, labels, bound, leap = -1, primal.best_label, ceiling, 1
 
     def step(search: _Search) -> None:
         """One slice of ``search``, sharing the incumbent; a finished search bounds the rest."""
@@ -165,9 +169,15 @@ def optimise(
             continue
         began = time.perf_counter()
         while best < bound and time.perf_counter() - began < turn:
-            if dual is None or dual.done:  # prove that armies of ``bound`` are out of reach
+            if dual is None or dual.done or dual.found:
+                # a quick proof: the next leaps twice as far; a slow one, or armies found
+                # (it leapt too far): one size at a time again
+                if dual is not None:
+                    quick = dual.done and not dual.found and dual.spent < turn / 4
+                    leap = leap * 2 if quick else 1
                 budget = 1 if dual is None else dual.budget
-                dual = _Search(s, shared, floor=max(best, bound - 1), seconds=turn)
+                target = max(best + 1, bound - leap + 1)  # prove: no armies of target or more
+                dual = _Search(s, shared, floor=target - 1, seconds=turn)
                 dual.budget = budget
             step(dual)
         if time.perf_counter() - start >= time_limit:
@@ -184,7 +194,7 @@ def optimise(
     if proved:
         return Result("optimal", value, value, pieces, seconds, nodes)
     for search in (primal, dual):
-        if search is not None:
+        if search is not None and len(s.cells) <= OPEN_BOUND_CELLS:
             bound = min(bound, search.open_bound(bound))
     return Result("feasible", value, max(bound, value), pieces, seconds, nodes)
 
@@ -253,6 +263,8 @@ class _Search:
         nl, cells = len(s.lines), len(s.cells)
         self.shared = shared
         self.seconds = seconds
+        self.found = False  # whether a leaf beat the incumbent
+        self.spent = 0.0  # seconds in the kernel
         self.state = np.array([0, 1, floor, 0, 0], dtype=np.int64)
         self.label = np.full(nl, -1, dtype=np.int8)
         self.killw = np.zeros(cells, dtype=np.int32)
@@ -299,10 +311,12 @@ class _Search:
             a["single_cells"], a["perms"], a["swaps"], self.budget,
         )  # fmt: skip
         spent = time.perf_counter() - clock
+        self.spent += spent
         if spent > self.seconds:  # nodes cost more here: fewer next time
             self.budget = max(1, int(self.budget * self.seconds / spent))
         elif spent < self.seconds / 2 and not self.done:  # the budget ran out early: more
             self.budget *= 2
+        self.found = self.found or self.value > before
         return self.value > before
 
     def open_bound(self, cap: int) -> int:

@@ -32,6 +32,7 @@ from cpqueens.backends.outcome import Outcome, Progress
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
+from cpqueens.vocabulary.checks import Deadline
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -45,15 +46,19 @@ def build(
     size: int | None = None,
     symmetry: bool = False,
     sense: Sense | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[cp_model.CpModel, list[dict[Cell, cp_model.IntVar]]]:
     """The CP-SAT model of ``problem`` and its variables ``x[army][cell]``.
 
     ``size`` fixes the number of pieces per army; ``symmetry`` adds the
     lex-leader constraints of the problem's group; ``sense`` sets the
-    objective (the pieces of army 0).
+    objective (the pieces of army 0). A statement larger than
+    ``MAX_TERMS`` is refused at once; ``deadline`` is checked while it is
+    stated.
     """
     from ortools.sat.python import cp_model
 
+    check_statement(problem, symmetry)
     board = problem.board
     cp = cp_model.CpModel()
     x = [
@@ -88,7 +93,9 @@ def build(
                     cp.add_implication(b[cell], ~has_white)
     # Dominating: each free cell is occupied or attacked.
     if problem.dominating:
-        for cell in board.free:
+        for i, cell in enumerate(board.free):
+            if deadline is not None and i % 64 == 0:
+                deadline.check()
             cover = [cell, *sorted(board.neighbours[cell] - set(board.blocked))]
             cp.add_bool_or([x[army][d] for army in range(problem.armies) for d in cover])
     # Quotas: exactly k pieces on the free cells of each row, column, region.
@@ -97,12 +104,44 @@ def build(
     if size is not None:
         cp.add(sum(x[0].values()) == size)
     if symmetry:
-        add_lex_leader(cp, problem, x)
+        add_lex_leader(cp, problem, x, deadline)
     if sense == "maximize":
         cp.maximize(sum(x[0].values()))
     elif sense == "minimize":
         cp.minimize(sum(x[0].values()))
     return cp, x
+
+
+#: The most terms (a variable's appearance in a constraint) a CP-SAT statement of a cell
+#: problem may hold: stated in a few seconds and well under a gigabyte (a 68 x 68 queens
+#: domination); a larger one is refused at once.
+MAX_TERMS = 1_000_000
+
+
+def statement_terms(problem: CellProblem, symmetry: bool) -> int:
+    """About how many terms :func:`build` states for ``problem``, counted from its lines."""
+    board = problem.board
+    lengths = [len(line) for line in board.lines]
+    cells = board.rows * board.cols * problem.armies
+    terms = cells + 3 * problem.armies * sum(lengths)  # the lines: has_w, implications
+    if problem.dominating:
+        terms += problem.armies * sum(k * k for k in lengths)  # each cell's cover
+    terms += sum(len(q.cells) for q in problem.quotas)
+    if symmetry:
+        terms += 8 * cells * (len(problem.symmetries) - 1)  # lex-leader: 4 clauses a cell
+    return terms
+
+
+def check_statement(problem: CellProblem, symmetry: bool) -> None:
+    """Refuse a problem whose CP-SAT statement would hold more than ``MAX_TERMS`` terms."""
+    terms = statement_terms(problem, symmetry)
+    if terms > MAX_TERMS:
+        board = problem.board
+        raise ValueError(
+            f"CP-SAT would state this {board.rows}x{board.cols} cell problem in about "
+            f"{terms:,} terms, more than the {MAX_TERMS:,} it states within a time limit "
+            "and a gigabyte: use a smaller board"
+        )
 
 
 def maximal_armies(problem: CellProblem) -> bool:
@@ -116,7 +155,7 @@ def maximal_armies(problem: CellProblem) -> bool:
 
 
 def build_maximal(
-    problem: CellProblem, *, symmetry: bool = False
+    problem: CellProblem, *, symmetry: bool = False, deadline: Deadline | None = None
 ) -> tuple[cp_model.CpModel, list[dict[Cell, cp_model.IntVar]]]:
     """Peaceable armies as mutually maximal pairs: maximise ``min(|W|, |B|)``.
 
@@ -132,6 +171,7 @@ def build_maximal(
     """
     from ortools.sat.python import cp_model
 
+    check_statement(problem, symmetry)
     board = problem.board
     cp = cp_model.CpModel()
     x = [
@@ -160,7 +200,7 @@ def build_maximal(
             cp.add_bool_and(quiet).only_enforce_if(x[army][cell])
             cp.add_bool_or([x[army][cell], *(~lit for lit in quiet)])
     if symmetry:
-        add_lex_leader(cp, problem, x)
+        add_lex_leader(cp, problem, x, deadline)
     most = bounds.upper(problem)  # a true bound on the smaller army (the lines' knapsack)
     smaller = cp.new_int_var(0, len(free) if most is None else most, "smaller_army")
     cp.add(smaller <= sum(x[0].values()))
@@ -170,7 +210,10 @@ def build_maximal(
 
 
 def add_lex_leader(
-    cp: cp_model.CpModel, problem: CellProblem, x: list[dict[Cell, cp_model.IntVar]]
+    cp: cp_model.CpModel,
+    problem: CellProblem,
+    x: list[dict[Cell, cp_model.IntVar]],
+    deadline: Deadline | None = None,
 ) -> None:
     """``x >=lex g(x)`` for each element g of the problem's group but the identity.
 
@@ -183,6 +226,8 @@ def add_lex_leader(
     board = problem.board
     order = [(army, cell) for army in range(problem.armies) for cell in board.cells]
     for name, swap in problem.symmetries[1:]:
+        if deadline is not None:
+            deadline.check()
         pairs = []
         for army, cell in order:
             a = x[army][cell]
@@ -262,10 +307,11 @@ def optimise(
     from ortools.sat.python import cp_model
 
     maximal = sense == "maximize" and maximal_armies(problem)
+    deadline = None if time_limit is None else Deadline(time_limit - (time.perf_counter() - start))
     if maximal:
-        cp, x = build_maximal(problem, symmetry=symmetry)
+        cp, x = build_maximal(problem, symmetry=symmetry, deadline=deadline)
     else:
-        cp, x = build(problem, symmetry=symmetry, sense=sense)
+        cp, x = build(problem, symmetry=symmetry, sense=sense, deadline=deadline)
     # The bound known before search (a theorem, the lines, the covering LP): a solution that
     # meets it is proved.
     objective = sum(x[0].values())
@@ -435,12 +481,14 @@ def _enumerate(
     """Hand every solution to ``report``; raise if the search stops before the end."""
     from ortools.sat.python import cp_model
 
-    cp, x = build(problem, size=size, symmetry=unique)
+    deadline = None if time_limit is None else Deadline(time_limit)
+    cp, x = build(problem, size=size, symmetry=unique, deadline=deadline)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # parallel enumeration loses solutions
     solver.parameters.enumerate_all_solutions = True
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(time_limit, 1e-3)
+    if deadline is not None:  # stating the model counted against the limit too
+        deadline.check()
+        solver.parameters.max_time_in_seconds = max(deadline.left(), 1e-3)
     seen = 0
 
     class Collect(cp_model.CpSolverSolutionCallback):
