@@ -602,6 +602,11 @@ def run_optimize(args: argparse.Namespace) -> int:
                 f"the board in {args.board!r} has queens drawn on it: optimize reads blocked "
                 "cells only ('.' free, '#' blocked)"
             )
+        if args.columns is not None and args.columns != board.n:
+            raise UsageError(
+                f"--columns is {args.columns} but the board in {args.board!r} has {board.n} "
+                "columns: leave --columns out with --board"
+            )
         n, blocked = board.n, board.blocked
     if n is None:
         raise UsageError("give the board size N or a board file with --board")
