@@ -10,7 +10,7 @@ import numbers
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,15 @@ from cpqueens.vocabulary.constraints import (
     Placed,
     Regions,
     Toroidal,
+    Where,
     check_region_grid,
+)
+from cpqueens.vocabulary.expressions import (
+    CellVariables,
+    Condition,
+    Expression,
+    Variables,
+    at_cell_level,
 )
 from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS, no_room
 from cpqueens.vocabulary.problem import Problem
@@ -360,6 +368,73 @@ class Model(Problem):
         from cpqueens.tasks import optimise
 
         return optimise.optimise(self.lowered(), "minimize", backend=backend, **options)
+
+    @property
+    def x(self) -> CellVariables:
+        """The cell variables for ``where``: ``x[row, col]`` is 1 where a piece stands, else 0.
+
+        On every model: at the cell level each is its cell's 0/1 variable (army
+        0's piece); with one queen per row, ``x[r, c]`` is ``int(q[r] == c)``.
+
+        >>> m = model(8)
+        >>> m.where(m.x[0, 0] + m.x[7, 7] == 1).count()
+        8
+        >>> kings = model(3, attack="king", per_row=None, per_column=None)
+        >>> kings.where(kings.x[1, 1] == 1).count()
+        1
+        """
+        if self.cells is not None:
+            board = self.cells.board
+            return CellVariables(board.rows, board.cols, cells=True)
+        return CellVariables(self.n, self.n, cells=False, colours=self.colours)
+
+    @property
+    def q(self) -> Variables:
+        """The column variables for ``where``: ``q[row]`` (colour 0), ``q[colour, row]``.
+
+        They exist with one queen per row; a statement at the cell level has ``x[row, col]``.
+        """
+        if self.cells is not None:
+            raise NotSupportedError(
+                "q[row] is the column of the one queen of a row; this statement has any number "
+                "of pieces per row: write conditions with x[row, col] (1 where a piece stands)"
+            )
+        return super().q
+
+    def where(self, *conditions: Any, keeps: Iterable[str] = ()) -> Model:
+        """The same model narrowed by conditions over ``q[row]`` or ``x[row, col]`` (a new model).
+
+        Each argument is a condition or an iterable of them. ``keeps`` declares
+        the board symmetries that keep the conditions (one-queen-per-row models;
+        see ``Problem.where``).
+
+        >>> m = model(8)
+        >>> m.where(m.q[0] < m.q[7]).count()
+        46
+        """
+        if self.cells is None:
+            return super().where(*conditions, keeps=keeps)
+        if tuple(keeps):
+            raise NotSupportedError(
+                f"keeps={tuple(keeps)!r}: conditions at the cell level keep the identity alone"
+            )
+        board = self.cells.board
+        shape = (board.rows, -board.cols)
+        found = []
+        for condition in _flatten(conditions):
+            if not isinstance(condition, Condition):
+                raise TypeError(
+                    f"where() takes conditions built from model.x (such as "
+                    f"m.x[0, 1] + m.x[1, 0] <= 1), got {condition!r} ({type(condition).__name__})"
+                )
+            if condition.shape is not None and condition.shape != shape:
+                raise ValueError(
+                    f"the condition {condition} is over the variables of another model, not this "
+                    f"{board.rows}x{board.cols} board of cells: build it from this model's x"
+                )
+            found.append(condition.node)
+        cells = replace(self.cells, conditions=self.cells.conditions + tuple(found))
+        return replace(self, cells=cells)
 
     def lowered(self) -> CellProblem:
         """The statement at the cell level: 0/1 per cell, linear sums (every engine states it).
@@ -790,6 +865,7 @@ def _lower(problem: Model) -> CellProblem:
         "Regions",
         "NoTouch",
         "Placed",
+        "Where",
     }
     if kinds:
         raise NotSupportedError(
@@ -809,6 +885,9 @@ def _lower(problem: Model) -> CellProblem:
         toroidal="Toroidal" in extra,
         knight="KnightMoves" in extra,
     )
+    conditions = tuple(
+        at_cell_level(c.condition, problem.n) for c in problem.extra if isinstance(c, Where)
+    )
     return CellProblem(
         board,
         placed=problem.placed,
@@ -816,6 +895,7 @@ def _lower(problem: Model) -> CellProblem:
         per_column=1,
         regions=grid,
         per_region=None if grid is None else 1,
+        conditions=conditions,  # type: ignore[arg-type]  # conditions stay conditions
     )
 
 
@@ -943,3 +1023,17 @@ def _split(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The shortcuts' keywords: (the statement's, the verb's)."""
     statement = {k: v for k, v in options.items() if k in _STATEMENT}
     return statement, {k: v for k, v in options.items() if k not in _STATEMENT}
+
+
+def _flatten(conditions: Iterable[Any]) -> list[Any]:
+    """Each argument of ``where``: a condition, or the conditions of an iterable."""
+    return [
+        item
+        for argument in conditions
+        for item in (
+            argument
+            if not isinstance(argument, (Condition, Expression, str, bytes))
+            and isinstance(argument, Iterable)
+            else (argument,)
+        )
+    ]

@@ -199,3 +199,39 @@ def test_results_draw_themselves():
     assert best._repr_svg_().count('class="queen') == best.value
     first = m.first()
     assert first is not None and first._repr_svg_().count('class="square') == 20
+
+
+@pytest.mark.parametrize("seed", seeds(500, 4))
+def test_conditions_over_cells_on_every_statement(seed):
+    rng = random.Random(seed)
+    rows, cols = rng.choice(((4, 4), (4, 5)))
+    attack = rng.choice(("queen", "king"))
+    board = oracle_cells.Board(rows, cols, attack=attack)
+    a, b = rng.sample([(r, c) for r in range(rows) for c in range(cols)], 2)
+    m = cpqueens.model(rows, columns=cols, attack=attack, per_row=None, per_column=None)
+    narrowed = m.where(m.x[a] + m.x[b] == 1)
+    for k in (2, 3):
+        expected = sum(1 for s in board.sets(k) if (a in s) + (b in s) == 1)
+        each_engine(lambda e, k=k: narrowed.count(e, queens=k), expected)
+    best = max(
+        k for k in range(rows * cols + 1) if any((a in s) + (b in s) == 1 for s in board.sets(k))
+    )
+    assert narrowed.maximize().value == best
+    assert all(
+        (a in p) + (b in p) == 1
+        for p in ({(r, c) for r, c, _ in s} for s in narrowed.solutions(queens=2))
+    )
+
+
+def test_x_on_a_one_queen_per_row_model_is_its_column_test():
+    n = 6
+    m = cpqueens.model(n)
+    expected = [s[0] for s in oracle.solutions(n)]
+    narrowed = m.where(m.x[0, 1] + m.x[n - 1, 4] == 2)
+    each_engine(lambda e: narrowed.count(e), sum(1 for s in expected if (s[0], s[-1]) == (1, 4)))
+    # conditions over q lower to the cell level: an optimum of a narrowed classic model
+    ordered = m.where(m.q[0] < m.q[n - 1])
+    assert ordered.maximize().value == n
+    assert ordered.lowered().conditions  # stated over x[r, c]
+    with pytest.raises(NotSupportedError, match=r"write conditions with x\[row, col\]"):
+        cpqueens.model(4, per_row=None, per_column=None).q  # noqa: B018

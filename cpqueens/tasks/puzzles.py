@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from types import ModuleType
 from typing import Any, Literal
@@ -100,6 +100,14 @@ class Explanation:
     steps: tuple[Step, ...]
     difficulty: Difficulty
     queens: tuple[Cell, ...]
+    #: The puzzle explained, for the picture (not part of equality).
+    puzzle: RegionPuzzle | None = field(default=None, compare=False, repr=False)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows: the puzzle with the queens the steps reach."""
+        if self.puzzle is None:
+            return ""
+        return region_drawing.svg(self.puzzle, self.queens)
 
     def __str__(self) -> str:
         """The steps numbered, one per line, then the difficulty."""
@@ -430,7 +438,7 @@ class Puzzle(RegionPuzzle):
         queens = tuple(sorted(cell for cell, v in deducer.state.items() if v == 1))
         if solved:
             self._verify(queens)
-            return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens)
+            return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens, self)
         found = self._solutions(2, "auto", deadline)
         if len(found) == 1:
             rest = tuple(cell for cell in found[0] if cell not in queens)
@@ -443,10 +451,10 @@ class Puzzle(RegionPuzzle):
                     rest,
                 )
             )
-            return Explanation(tuple(steps), "needs search", found[0])
+            return Explanation(tuple(steps), "needs search", found[0], self)
         why = "no solution" if not found else "more than one solution"
         steps.append(Step("search", 4, f"the rules stop here; the puzzle has {why}"))
-        return Explanation(tuple(steps), "needs search", queens)
+        return Explanation(tuple(steps), "needs search", queens, self)
 
     def rate(self, *, time_limit: float | None = None) -> Difficulty:
         """The difficulty: the deepest rule :meth:`explain` needs, or "needs search"."""

@@ -33,6 +33,7 @@ def supports(problem: CellProblem) -> bool:
         and problem.independent
         and not problem.dominating
         and not problem.placed
+        and not problem.conditions
     )
 
 
