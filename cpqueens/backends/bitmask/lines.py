@@ -181,7 +181,11 @@ def optimise(
                 dual = _Search(s, shared, floor=target - 1, seconds=turn)
                 dual.budget = budget
             step(dual)
-        if time.perf_counter() - start >= time_limit:
+        # past the limit, once the search has had half of it (at most 0.5 s) since the
+        # compiled kernels were loaded: a first call that loads them (a second or two on a
+        # busy machine) still leaves the answer some search and some proofs
+        now = time.perf_counter()
+        if now - start >= time_limit and now - primal.loaded >= min(time_limit, 1.0) / 2:
             break
     proved = primal.done or best >= bound
     white, black = armies(s, labels) if best >= 0 else ([], [])
@@ -266,6 +270,7 @@ class _Search:
         self.seconds = seconds
         self.found = False  # whether a leaf beat the incumbent
         self.spent = 0.0  # seconds in the kernel
+        self.loaded = 0.0  # when the first call returned (the kernels loaded)
         self.state = np.array([0, 1, floor, 0, 0], dtype=np.int64)
         self.label = np.full(nl, -1, dtype=np.int8)
         self.killw = np.zeros(cells, dtype=np.int32)
@@ -318,6 +323,8 @@ class _Search:
         elif spent < self.seconds / 2 and not self.done:  # the budget ran out early: more
             self.budget *= 2
         self.found = self.found or self.value > before
+        if not self.loaded:  # the first call loads the compiled kernels
+            self.loaded = time.perf_counter()
         return self.value > before
 
     def open_bound(self, cap: int) -> int:

@@ -294,14 +294,12 @@ def optimise(
     else:
         cp, x = build(problem, symmetry=symmetry, sense=sense, deadline=deadline)
     # The bound known before search (a theorem, the lines, the covering LP): a solution that
-    # meets it is proved.
-    objective = sum(x[0].values())
-    least = 0
+    # meets it is proved, and the search stops there. (Stated as a constraint, it slowed the
+    # search for good solutions: 11 x 11 domination found 8 in 3 s, not 7.)
     if sense == "minimize":
-        least = max(bounds.lower(problem), cover_bound(problem, time_limit))
-        cp.add(objective >= least)
-    elif not maximal and (most := bounds.upper(problem)) is not None:
-        cp.add(objective <= most)
+        known: int | None = max(bounds.lower(problem), cover_bound(problem, time_limit))
+    else:
+        known = bounds.upper(problem)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     if time_limit is not None:  # stating the model counted against the limit too
@@ -313,18 +311,15 @@ def optimise(
             )
         solver.parameters.max_time_in_seconds = left
 
-    callback = None
-    if progress is not None:
+    class Report(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            value = round(self.objective_value)
+            if progress is not None:
+                progress(value, _whole(self.best_objective_bound, sense), self.wall_time)
+            if value == known:  # proved by the bound known before search
+                self.stop_search()
 
-        class Report(cp_model.CpSolverSolutionCallback):
-            def on_solution_callback(self) -> None:
-                progress(
-                    round(self.objective_value),
-                    _whole(self.best_objective_bound, sense),
-                    self.wall_time,
-                )
-
-        callback = Report()
+    callback = Report()
     status = run(solver, cp, callback)
     seconds = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
@@ -344,7 +339,10 @@ def optimise(
     if status == cp_model.OPTIMAL:
         return Outcome("optimal", value, value, pieces, seconds)
     bound = _whole(solver.best_objective_bound, sense)
-    return Outcome("feasible", value, max(bound, least) if least else bound, pieces, seconds)
+    if known is not None:  # the better of CP-SAT's bound and the one known before search
+        bound = max(bound, known) if sense == "minimize" else min(bound, known)
+    status_name = "optimal" if bound == value else "feasible"
+    return Outcome(status_name, value, bound, pieces, seconds)
 
 
 #: The most entries (about cells times the cells covering each) of a covering LP that
