@@ -307,13 +307,14 @@ class Model(Problem):
     def to_cpmpy(self) -> tuple[Any, Any]:
         """A ``cpmpy.Model`` of this model and its variables ``q`` (colours x n).
 
+        A statement at the cell level gives its 0/1 variables ``x`` (armies x rows x columns).
+
         CPMpy is an optional extra: ``pip install 'cpqueens[cpmpy]'``.
         """
         if self.cells is not None:
-            raise NotSupportedError(
-                "to_cpmpy() exports one-queen-per-row models; this statement is at the cell "
-                "level: to_cpsat() gives its CP-SAT model"
-            )
+            from cpqueens.backends.cpsat.export import cells_to_cpmpy
+
+            return cells_to_cpmpy(self.cells)
         from cpqueens.backends.cpsat.export import to_cpmpy
 
         return to_cpmpy(self)

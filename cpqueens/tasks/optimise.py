@@ -28,13 +28,12 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import check_name, choices, is_installed, part, preference
+from cpqueens.backends import BackendName, check_name, choices, is_installed, part, preference
 from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import CellProblem, Piece
 
 Status = Literal["optimal", "feasible", "infeasible"]
-CountBackend = Literal["auto", "cpsat", "bitmask", "python-constraint"]
 #: (value, bound, seconds) of each better solution found.
 Progress = Callable[[int, int, float], None]
 #: The most solver threads an optimisation may ask for (each holds a copy of the model).
@@ -107,7 +106,7 @@ def count(
     queens: int | None = None,
     *,
     unique: bool = False,
-    backend: CountBackend = "auto",
+    backend: BackendName = "auto",
     time_limit: float | None = None,
 ) -> int:
     """The exact number of solutions with ``queens`` pieces per army (any size if None).
@@ -173,7 +172,7 @@ def solutions(
     queens: int | None = None,
     *,
     unique: bool = False,
-    backend: CountBackend = "auto",
+    backend: BackendName = "auto",
     time_limit: float | None = None,
 ) -> Iterator[tuple[Piece, ...]]:
     """Every solution as (row, col, army) triples (one per class if ``unique``)."""
@@ -260,7 +259,7 @@ def optimise(
     count: bool = False,
     unique: bool = False,
     progress: Progress | None = None,
-    backend: CountBackend = "auto",
+    backend: BackendName = "auto",
 ) -> Optimum:
     """The best solution of ``problem`` in ``sense``, proved optimal unless a limit ends it.
 
