@@ -76,6 +76,8 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
     if backend != AUTO:
         engine = get(backend)  # an unknown name lists the choices, a missing one what to install
         check_width(model, backend)
+        if no_room(model.n, model.colours):  # no solution, known at once (10**8 colours: no
+            return backend  # need to state 3 * 10**8 constraints to see it)
         accepted = engine.SUPPORTS
         stated = lower(model.constraints, accepted, model.n, model.colours)
         for constraint in stated:
