@@ -221,14 +221,15 @@ def _cell_engine(
     """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
     name = check_name(backend, choices())
     doing = {"solutions": "list the solutions of", "optimise": "optimise"}.get(verb, verb)
-    able = [found for found, _ in _cell_engines(problem, size, unique, verb, (), sense)]
     if name == "auto":
         for _, module in _cell_engines(problem, size, unique, verb, (), sense):
             return module
         raise NotSupportedError(f"no installed engine can {doing} this cell problem")
     for _, module in _cell_engines(problem, size, unique, verb, [name], sense):
         return module
-    instead = f": use backend {able[0]!r}" if able else ""
+    # Only now, on the way to an error, are the other engines imported to name one that can.
+    able = next((found for found, _ in _cell_engines(problem, size, unique, verb, (), sense)), "")
+    instead = f": use backend {able!r}" if able else ""
     module = part(name, "cells")
     if module is None or not hasattr(module, verb):
         raise NotSupportedError(f"backend {name!r} cannot {doing} cell problems{instead}")
