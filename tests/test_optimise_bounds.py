@@ -171,6 +171,7 @@ def test_the_cli_exits_1_when_a_limit_ends_the_search_before_a_proof(tmp_path):
         )
 
 
+@pytest.mark.slow
 def test_the_cli_exits_0_with_a_proof(tmp_path):
     result = optimize(tmp_path, "peaceable", "6", "--time-limit", "30", "--json")
     answer = json.loads(result.stdout)

@@ -33,6 +33,7 @@ def test_cp_sat_counts_stay_here_below_13_free_rows():
     assert processes(cpqueens.model(14, placed=[(0, 0)]), "cpsat", 2, kernels=False) == 2
 
 
+@pytest.mark.slow  # a 15-queens count: a second or two
 def test_count_15_with_two_workers_starts_no_pool(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a pool was started for a short count")
