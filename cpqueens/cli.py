@@ -744,7 +744,7 @@ cell; optional header lines 'stars K' and 'diagonals') or JSON: {"n": 8,
 
 def add_puzzle_commands(commands: Any) -> None:
     """The ``puzzle`` command and its subcommands: solve, check, count, explain, new."""
-    from cpqueens.tasks.puzzles import DIFFICULTIES
+    from cpqueens.vocabulary.regions import DIFFICULTIES  # not the puzzle task: a count skips it
 
     shared = {"epilog": PUZZLE_EXAMPLES, "formatter_class": argparse.RawDescriptionHelpFormatter}
     puzzle = commands.add_parser(

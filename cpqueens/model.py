@@ -8,19 +8,14 @@ from __future__ import annotations
 
 import numbers
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cpqueens.backends import backends as installed_backends
-from cpqueens.backends import get as get_backend
 from cpqueens.errors import CrossCheckError
-from cpqueens.strategies.planner import AUTO, BackendName, resolve
-from cpqueens.strategies.symmetry import leader
-from cpqueens.tasks import count as count_task
-from cpqueens.vocabulary import summary
 from cpqueens.vocabulary.board import Board, check_cells, check_size
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.constraints import (
@@ -35,11 +30,17 @@ from cpqueens.vocabulary.constraints import (
 )
 from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS, no_room
 from cpqueens.vocabulary.problem import Problem
-from cpqueens.vocabulary.regions import RegionPuzzle
 from cpqueens.vocabulary.solution import Solution
 
-#: The backend every method uses unless told otherwise: the fastest exact engine that fits.
-DEFAULT_BACKEND: BackendName = AUTO
+if TYPE_CHECKING:  # the verbs import the planner and the tasks when first called
+    from concurrent.futures import Executor
+
+    from cpqueens.strategies.planner import BackendName
+    from cpqueens.vocabulary.regions import RegionPuzzle
+
+#: The backend every method uses unless told otherwise: the fastest exact engine that fits
+#: (the planner's ``AUTO``).
+DEFAULT_BACKEND: BackendName = "auto"
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,8 @@ class Model(Problem):
         >>> model(8).count(unique=True)
         12
         """
+        from cpqueens.tasks import count as count_task
+
         return count_task.count(
             self,
             backend,
@@ -113,6 +116,8 @@ class Model(Problem):
         >>> model(16).engine(path=True)
         'bitmask: classes'
         """
+        from cpqueens.strategies.planner import resolve
+
         engine = resolve(self, backend)
         if not path:
             return engine
@@ -142,6 +147,8 @@ class Model(Problem):
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
         if not isinstance(unique, bool):
             raise TypeError(f"unique must be True or False, got {unique!r}")
+        from cpqueens.strategies.planner import resolve
+
         seconds = check_time_limit(time_limit)
         resolve(self, backend)  # an unknown or missing backend fails here, not when iterated
         return self._solutions(backend, limit, unique, seconds)
@@ -150,6 +157,10 @@ class Model(Problem):
         self, backend: BackendName, limit: int | None, unique: bool, time_limit: float | None
     ) -> Iterator[Solution]:
         """The generator behind ``solutions``, its arguments checked."""
+        from cpqueens.backends import get as get_backend
+        from cpqueens.strategies.planner import resolve
+        from cpqueens.strategies.symmetry import leader
+
         if no_room(self.n, self.colours):
             return  # more colours than columns: no solution, known at once
         symmetries = self.symmetries()
@@ -248,10 +259,14 @@ class Model(Problem):
 
     def _repr_svg_(self) -> str:
         """The board a notebook shows: blocked cells, placed queens by colour, coordinates."""
+        from cpqueens.vocabulary import summary
+
         return summary.svg(self)
 
     def _repr_html_(self) -> str:
         """The summary a notebook shows: size, colours, symmetries and every constraint."""
+        from cpqueens.vocabulary import summary
+
         return summary.html_summary(self)
 
 
@@ -318,7 +333,7 @@ def model(
     >>> model(4, regions=[[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]).count()
     2
     """
-    if isinstance(n, RegionPuzzle):
+    if _is_puzzle(n):
         n, placed, regions, no_touch, diagonals = _from_puzzle(n, placed, regions, diagonals)
     if isinstance(n, Board):
         board = Board(n.n, n.blocked + check_cells(blocked, n.n, "blocked cell"))
@@ -358,6 +373,12 @@ def model(
     if no_touch:
         extra += [NoTouch(colour) for colour in range(colours)]
     return Model(board, colours, first, tuple(extra), diagonals)
+
+
+def _is_puzzle(n: object) -> TypeGuard[RegionPuzzle]:
+    """Whether ``n`` is a region puzzle; none can exist before its module is imported."""
+    puzzles = sys.modules.get("cpqueens.vocabulary.regions")
+    return puzzles is not None and isinstance(n, puzzles.RegionPuzzle)
 
 
 def _from_puzzle(

@@ -32,13 +32,10 @@ from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupp
 from cpqueens.tasks import optimise
 from cpqueens.vocabulary import region_drawing
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
-from cpqueens.vocabulary.regions import Cell, RegionPuzzle
+from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
 PuzzleBackend = Literal["auto", "bitmask", "cpsat", "python-constraint"]
-#: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
-Difficulty = Literal["easy", "medium", "hard", "needs search"]
-DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
 LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
 
 

@@ -27,7 +27,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 #: The symbols a text grid names regions with, in the order ``to_text`` uses them.
 SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
@@ -39,6 +39,10 @@ ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 BLOCKED_MARK = "#"
 
 Cell = tuple[int, int]
+
+#: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
+Difficulty = Literal["easy", "medium", "hard", "needs search"]
+DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
 
 
 def _cells(cells: Iterable[Any], n: int, what: str) -> tuple[Cell, ...]:
