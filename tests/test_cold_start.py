@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 #: Never loaded by ``import cpqueens``: solvers, numba and its kernels, pools, the puzzle,
 #: cell and optimisation tasks, checkpoints, progress bars.
 HEAVY = (
@@ -95,3 +97,31 @@ def test_the_count_command_loads_no_puzzle_task(tmp_path):
     modules = loaded(tmp_path, code)
     assert "cpqueens.tasks.puzzles" not in modules and "cpqueens.tasks.optimise" not in modules
     assert "numba" not in modules and "cpqueens.execution.checkpoint" not in modules
+
+
+@pytest.mark.slow
+def test_warm_fills_an_empty_kernel_cache_so_later_processes_compile_nothing(tmp_path):
+    cache = tmp_path / "kernels"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["NUMBA_CACHE_DIR"] = str(cache)
+    warm = [sys.executable, "-c", "import sys; from cpqueens.cli import main; sys.exit(main())"]
+    done = subprocess.run(
+        [*warm, "warm"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("symmetry classes") and f"cache: {cache}" in lines[-1]
+    written = {path.name.rsplit("-", 1)[0] for path in cache.rglob("*.nbi")}
+    for name in ("classes._weighed_leaves", "regions.search", "placements.count_placements"):
+        assert name in written
+    before = sorted(cache.rglob("*"))
+    questions = (
+        "import cpqueens\n"
+        "print(cpqueens.model(13).count(), cpqueens.model(14, blocked=[(0, 0), (3, 5)]).count())\n"
+        "print(cpqueens.Puzzle.generate(9, seed=1)[0].count())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", questions], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.stdout.split() == ["73712", "329662", "1"], done.stderr
+    assert sorted(cache.rglob("*")) == before  # every kernel loaded from the cache, none compiled
