@@ -3,7 +3,7 @@
 The baseline is ``cpqueens/kernels/cells.py`` at a git commit (default
 a4e838b, before the counter became resumable), loaded from ``git show`` into a
 module of its own; both count the same masks (made by
-``cpqueens.backends.cells_bitmask``) in one process, alternating, best of
+``cpqueens.backends.bitmask.cells``) in one process, alternating, best of
 ``--repeat`` runs each (more for short ones) after a warm-up that compiles
 them. Both are timed on masks made beforehand: the kernels and the chunk
 loop, not the Python that makes the masks.
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import cpqueens
-from cpqueens.backends import cells_bitmask
+from cpqueens.backends.bitmask import cells as cells_bitmask
 from cpqueens.kernels import cells as kernels
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -43,7 +43,8 @@ import ortools
 from ortools.sat.python import cp_model
 
 import cpqueens
-from cpqueens.backends import cells_cpsat, cells_lines
+from cpqueens.backends.bitmask import lines as cells_lines
+from cpqueens.backends.cpsat import cells as cells_cpsat
 from cpqueens.vocabulary.cells import CellBoard, CellProblem
 
 HERE = Path(__file__).resolve().parent

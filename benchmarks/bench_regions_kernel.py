@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cpqueens.backends import regions_bitmask
+from cpqueens.backends.bitmask import regions as regions_bitmask
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -1,7 +1,7 @@
 """Where plain Python stops paying: small searches against loading and running the kernels.
 
 Issue 32: a small question must not wait for numba, so the bitmask engine
-searches small region puzzles (``backends/regions_propagate.py``, a budget of
+searches small region puzzles (``backends/bitmask/propagate.py``, a budget of
 nodes) and the turn-fixed solutions of boards up to ``TURN_PYTHON_MAX_N``
 (``strategies/class_count.py``) in plain Python. This measures, in one
 process, side by side on the same inputs:
@@ -29,7 +29,8 @@ import sys
 import time
 
 from cpqueens import Puzzle
-from cpqueens.backends import regions_bitmask, regions_propagate
+from cpqueens.backends.bitmask import propagate as regions_propagate
+from cpqueens.backends.bitmask import regions as regions_bitmask
 from cpqueens.strategies import class_count
 
 SETS = ((7, 1), (9, 1), (11, 1), (10, 2), (14, 3))
@@ -37,7 +38,8 @@ SETS = ((7, 1), (9, 1), (11, 1), (10, 2), (14, 3))
 LOAD = """
 import time
 from cpqueens import Puzzle
-from cpqueens.backends import regions_bitmask, regions_propagate
+from cpqueens.backends.bitmask import propagate as regions_propagate
+from cpqueens.backends.bitmask import regions as regions_bitmask
 p = Puzzle.loads({text!r})
 regions_propagate.NODES = {nodes}
 start = time.perf_counter()

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.backends import bitmask, conditions
+from cpqueens.backends import bitmask
+from cpqueens.backends.bitmask import conditions
 from tests import oracle
 from tests.test_expressions import build, condition_trees
 

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.backends import bitmask, bitmask_search
+from cpqueens.backends import bitmask
+from cpqueens.backends.bitmask import search as bitmask_search
 from tests import oracle
 from tests.processes import environment
 

@@ -7,7 +7,8 @@ import random
 import pytest
 
 import cpqueens
-from cpqueens.backends import cells_cpsat, cells_lines
+from cpqueens.backends.bitmask import lines as cells_lines
+from cpqueens.backends.cpsat import cells as cells_cpsat
 from cpqueens.vocabulary.cells import CellBoard, CellProblem
 from tests.oracle_cells import Board
 

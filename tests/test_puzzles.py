@@ -105,7 +105,7 @@ def random_regions(n, rng):
 @contextmanager
 def kernel_only():
     """The bitmask engine with its plain-Python first try turned off: the compiled search alone."""
-    from cpqueens.backends import regions_propagate
+    from cpqueens.backends.bitmask import propagate as regions_propagate
 
     before = regions_propagate.NODES
     regions_propagate.NODES = 0
@@ -118,7 +118,7 @@ def kernel_only():
 @pytest.fixture
 def kernel(monkeypatch):
     """Small puzzles searched by the compiled kernel, as big ones are."""
-    from cpqueens.backends import regions_propagate
+    from cpqueens.backends.bitmask import propagate as regions_propagate
 
     monkeypatch.setattr(regions_propagate, "NODES", 0)
 
@@ -145,7 +145,7 @@ A002464 = [1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306]
 @pytest.mark.parametrize("budget", [1, 7, 1 << 20])
 def test_a_search_paused_every_few_candidates_counts_the_same(monkeypatch, kernel, budget):
     # The compiled search hands control back every BUDGET candidates and resumes from its arrays.
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     monkeypatch.setattr(regions_bitmask, "BUDGET", budget)
     for n, expected in enumerate(A002464[:8], start=1):
@@ -186,7 +186,7 @@ def test_a_time_limit_ends_a_huge_count(engine):
 def test_a_time_limit_while_orientations_are_compared_names_solutions(monkeypatch, kernel):
     # The probe counts placements of a few rows; a deadline passing then names the solutions
     # found before it (none here: the first slice is empty), never the placements.
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     monkeypatch.setattr(regions_bitmask, "FIRST_SLICE", 0)
     monkeypatch.setattr(regions_bitmask, "PROBE_ROWS", 2)
@@ -284,7 +284,7 @@ def turned_at_once(monkeypatch, kernel):
 
     Yields the orientations it chose, so that a test can see the turned searches were run.
     """
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     chosen = []
     choose = regions_bitmask._best_orientation
@@ -321,7 +321,7 @@ def test_two_stars_with_many_solutions_agree_with_the_oracle(request, turned):
 
 
 def test_three_stars_agree_with_cpsat_in_every_orientation(monkeypatch, kernel):
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     puzzles = [Puzzle(13, perturbed_rows(13, 10, random.Random(0)), stars=3)]
     expected = [sorted(puzzle.solutions(backend="cpsat")) for puzzle in puzzles]
@@ -616,7 +616,8 @@ def test_exported():
 
 @pytest.mark.parametrize(("n", "stars", "seeds"), [(7, 1, 8), (9, 1, 8), (11, 1, 4), (10, 2, 3)])
 def test_the_plain_python_search_answers_as_the_compiled_one(n, stars, seeds):
-    from cpqueens.backends import regions_bitmask, regions_propagate
+    from cpqueens.backends.bitmask import propagate as regions_propagate
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     for seed in range(seeds):
         puzzle, solution = Puzzle.generate(n, stars, seed=seed)
@@ -634,7 +635,7 @@ def test_the_plain_python_search_answers_as_the_compiled_one(n, stars, seeds):
 
 
 def test_the_plain_python_search_gives_way_past_its_budget_and_keeps_the_order():
-    from cpqueens.backends import regions_propagate
+    from cpqueens.backends.bitmask import propagate as regions_propagate
 
     rows = Puzzle(9, tuple((r,) * 9 for r in range(9)))  # 47622 solutions: more than MOST
     free = (1 << 81) - 1

@@ -178,6 +178,18 @@ def portable(name: str) -> str | Engine:
     return name if isinstance(engine, str) else engine
 
 
+def part(name: str, kind: str) -> Any | None:
+    """The engine ``name``'s module for ``kind`` ("cells" or "regions"), or None if it has none.
+
+    The engine declares the module's path in its ``Capabilities``; the registry
+    is the one place that imports modules by name.
+    """
+    if kind not in ("cells", "regions"):
+        raise ValueError(f"kind must be 'cells' or 'regions', got {kind!r}")
+    path = getattr(capabilities(name), kind)
+    return importlib.import_module(path) if path else None
+
+
 def capabilities(name: str) -> Capabilities:
     """What the engine ``name`` declares about itself (its module is imported)."""
     found = getattr(get(name), "CAPABILITIES", None)

@@ -3,7 +3,7 @@
 Cells are numbered row by row; a set of cells is a ``uint64`` array of W words
 (cell i is bit i % 64 of word i // 64), so any board size fits. Each search
 takes cells in increasing order (lowest set bit first), so every set is met
-once. numba code only: the masks are made by :mod:`cpqueens.backends.cells_bitmask`.
+once. numba code only: the masks are made by :mod:`cpqueens.backends.bitmask.cells`.
 
 Both counters keep their whole search state in arrays the caller owns (made by
 :func:`independent_state` and :func:`dominating_state`) and run at most

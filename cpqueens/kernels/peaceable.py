@@ -26,7 +26,7 @@ nothing keeps every possible cell, so ``min(possible white, possible black)``
 is reached, and no completion does better (lex-leader keeps the class's
 leader, which lies below some such node too).
 
-numba code only; the arrays are made by :mod:`cpqueens.backends.cells_lines`.
+numba code only; the arrays are made by :mod:`cpqueens.backends.bitmask.lines`.
 """
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ def proved(condition: CondNode, name: str, n: int) -> bool:
     """
     import numpy as np
 
-    from cpqueens.backends.conditions import table
+    from cpqueens.backends.bitmask.conditions import table
 
     if AFFINE[name][0]:
         return False  # the image reads the inverse permutation: not row by row
@@ -134,9 +134,11 @@ def counterexample(model: Model, condition: CondNode, name: str) -> tuple[Any, A
 
 def _supported(backend: str, model: Model) -> bool:
     from cpqueens.backends import get
+    from cpqueens.vocabulary.constraints import lower
 
     accepted = get(backend).SUPPORTS
-    return all(isinstance(c, accepted) for c in model.constraints)
+    stated = lower(model.constraints, accepted, model.n, model.colours)
+    return all(isinstance(c, accepted) for c in stated)
 
 
 def _text(solution: Any) -> str:

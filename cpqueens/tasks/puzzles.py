@@ -19,17 +19,15 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import capabilities, check_name, choices, is_installed, preference
+from cpqueens.backends import capabilities, check_name, choices, is_installed, part, preference
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
-from cpqueens.tasks import optimise
 from cpqueens.vocabulary import region_drawing
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
 from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle
@@ -51,10 +49,10 @@ def _engine(backend: object) -> ModuleType:
             ),
             name,
         )
-    module = capabilities(name).regions if name != "auto" else ""
-    if not module:
+    module = part(name, "regions") if name != "auto" else None
+    if module is None:
         raise NotSupportedError(f"backend {name!r} does not solve region puzzles")
-    return importlib.import_module(module)
+    return module
 
 
 def _clock(time_limit: object) -> Deadline | None:
@@ -99,6 +97,14 @@ class Explanation:
     steps: tuple[Step, ...]
     difficulty: Difficulty
     queens: tuple[Cell, ...]
+    #: The puzzle explained, for the picture (not part of equality).
+    puzzle: RegionPuzzle | None = field(default=None, compare=False, repr=False)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows: the puzzle with the queens the steps reach."""
+        if self.puzzle is None:
+            return ""
+        return region_drawing.svg(self.puzzle, self.queens)
 
     def __str__(self) -> str:
         """The steps numbered, one per line, then the difficulty."""
@@ -429,7 +435,7 @@ class Puzzle(RegionPuzzle):
         queens = tuple(sorted(cell for cell, v in deducer.state.items() if v == 1))
         if solved:
             self._verify(queens)
-            return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens)
+            return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens, self)
         found = self._solutions(2, "auto", deadline)
         if len(found) == 1:
             rest = tuple(cell for cell in found[0] if cell not in queens)
@@ -442,10 +448,10 @@ class Puzzle(RegionPuzzle):
                     rest,
                 )
             )
-            return Explanation(tuple(steps), "needs search", found[0])
+            return Explanation(tuple(steps), "needs search", found[0], self)
         why = "no solution" if not found else "more than one solution"
         steps.append(Step("search", 4, f"the rules stop here; the puzzle has {why}"))
-        return Explanation(tuple(steps), "needs search", queens)
+        return Explanation(tuple(steps), "needs search", queens, self)
 
     def rate(self, *, time_limit: float | None = None) -> Difficulty:
         """The difficulty: the deepest rule :meth:`explain` needs, or "needs search"."""
@@ -487,14 +493,13 @@ class Puzzle(RegionPuzzle):
         """The letter grid (it reads back with :meth:`parse`)."""
         return self.to_text()
 
-    def cell_model(self) -> optimise.CellModel:
-        r"""The puzzle as a cell model: its stars as quotas per row, column and region.
+    def cell_model(self) -> Any:
+        r"""The puzzle as a cell statement: ``cpqueens.model(puzzle)`` for any number of stars.
 
-        No two stars touch (king steps); with ``diagonals`` (one star only)
-        queens' lines attack, which with one star per row and column is the
-        same rule. Givens become placed pieces, blocked cells blocked. Its
-        ``count()`` and ``solutions()`` are those of the puzzle, by other
-        engines (CP-SAT and python-constraint state the quotas as sums).
+        Its stars are quotas per row, column and region; no two stars touch
+        (king steps); with ``diagonals`` (one star only) queens' lines attack.
+        Givens become placed pieces, blocked cells blocked. Its ``count()``
+        and ``solutions()`` are those of the puzzle, by other engines.
 
         >>> p = Puzzle.parse("AAACC\nBAACC\nAACCC\nADCCE\nDDDDE")
         >>> p.solutions() == [tuple((r, c) for r, c, _ in s) for s in p.cell_model().solutions()]
@@ -505,8 +510,10 @@ class Puzzle(RegionPuzzle):
                 f"a puzzle with diagonals and {self.stars} stars has no cell model: "
                 "the long diagonals are stated for one star only"
             )
+        from cpqueens.model import cells  # the one door, above this layer (pyproject: ignored)
+
         k = self.stars
-        return optimise.cells(
+        return cells(
             self.n,
             blocked=self.blocked,
             placed=self.queens,
@@ -608,7 +615,7 @@ def _random_solution(
     n: int, k: int, rng: random.Random, deadline: Deadline | None = None
 ) -> list[Cell] | None:
     """Place k queens per row and column, none touching, at random; None if there is no way."""
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     free = RegionPuzzle(n, tuple((r,) * n for r in range(n)), stars=k)  # rows as regions
     _, found = regions_bitmask.search(free, 1, keep=1, rng=rng, deadline=deadline)
@@ -698,7 +705,7 @@ def _make_unique(
     moves: int = 400,
 ) -> Puzzle | None:
     """Move border cells between regions until only ``solution`` is left, or None."""
-    from cpqueens.backends import regions_bitmask
+    from cpqueens.backends.bitmask import regions as regions_bitmask
 
     queens = set(solution)
     limit = 64

@@ -17,11 +17,13 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from cpqueens.backends import Capabilities, bitmask_search
+from cpqueens.backends import Capabilities
+from cpqueens.backends.bitmask import search as bitmask_search
 from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.kernels import MAX_COLUMNS
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
     Forbidden,
@@ -33,23 +35,12 @@ from cpqueens.vocabulary.constraints import (
     Regions,
     Toroidal,
     Where,
+    lower,
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
 #: The constraint classes this backend translates.
-SUPPORTS = (
-    AllDifferent,
-    Forbidden,
-    Placed,
-    Disjoint,
-    LexLeader,
-    Invariant,
-    Toroidal,
-    KnightMoves,
-    Regions,
-    NoTouch,
-    Where,
-)
+SUPPORTS = BUILT_IN_KINDS
 
 NAME = "bitmask"
 
@@ -61,8 +52,8 @@ CAPABILITIES = Capabilities(
     short_below_free_rows=16,
     decides=True,
     stops="chunks",
-    regions="cpqueens.backends.regions_bitmask",
-    cells="cpqueens.backends.cells_bitmask",
+    regions="cpqueens.backends.bitmask.regions",
+    cells="cpqueens.backends.bitmask.cells",
     whole=True,
 )
 
@@ -138,7 +129,7 @@ def compile_plan(model) -> Plan:
     knight: set[int] = set()
     checks: list[tuple[tuple[int, int], CondNode]] = []
     rules: list[Regions | NoTouch] = []
-    for constraint in model.constraints:
+    for constraint in lower(model.constraints, SUPPORTS, n, colours):
         if isinstance(constraint, AllDifferent):
             offsets[constraint.colour].add(constraint.offset)
         elif isinstance(constraint, Forbidden):
@@ -538,7 +529,7 @@ def solutions(model, time_limit: float | None = None) -> Iterator[tuple[tuple[in
     if grid is not None:
         found_all = _regions_solutions(plan, grid, deadline)
     elif compiled_conditions(plan):
-        from cpqueens.backends import conditions
+        from cpqueens.backends.bitmask import conditions
 
         found_all = ((columns,) for columns in conditions.solutions(plan, deadline))
     else:
@@ -575,7 +566,7 @@ def wants_native(plan: Plan) -> bool:
 
 def describe(model) -> str:
     """What counts ``model`` on this engine: which kernel, or the Python DFS and why."""
-    from cpqueens.backends.conditions import fits
+    from cpqueens.backends.bitmask.conditions import fits
 
     plan = compile_plan(model)
     if regions_grid(plan) is not None:
@@ -605,7 +596,7 @@ def compiled_conditions(plan: Plan) -> bool:
     One colour on at most 64 columns with conditions on two rows or more, big
     enough to pay for loading numba (or numba's kernel is loaded already).
     """
-    from cpqueens.backends.conditions import fits
+    from cpqueens.backends.bitmask.conditions import fits
 
     if not plan.checks or not fits(plan):
         return False
@@ -677,7 +668,7 @@ def count(model) -> int:
     if grid is not None:
         return _regions_search(plan, grid, None, 0)[0]
     if compiled_conditions(plan):
-        from cpqueens.backends import conditions
+        from cpqueens.backends.bitmask import conditions
 
         return conditions.count(plan)
     if wants_native(plan):
@@ -787,7 +778,7 @@ def _regions_search(
     deadline: Deadline | None = None,
 ) -> tuple[int, list[tuple[int, ...]]]:
     """The regions kernel on ``plan``'s masks: the count (to ``limit``) and ``keep`` solutions."""
-    from cpqueens.backends.regions_bitmask import search_masks
+    from cpqueens.backends.bitmask.regions import search_masks
 
     diagonals = plan.offsets[0] == _QUEEN_LINES
     return search_masks(grid, list(plan.allowed[0]), diagonals, limit, keep, deadline)

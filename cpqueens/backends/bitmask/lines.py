@@ -32,6 +32,7 @@ def supports(problem: CellProblem) -> bool:
         and problem.independent
         and not problem.dominating
         and not problem.placed
+        and not problem.conditions
     )
 
 
@@ -133,7 +134,7 @@ def optimise(
 ) -> Result:
     """The largest peaceable armies, proved optimal unless ``time_limit`` ends the search.
 
-    The signature of :func:`cpqueens.backends.cells_cpsat.optimise`; the
+    The signature of :func:`cpqueens.backends.cpsat.cells.optimise`; the
     search runs on one core (``workers`` is accepted and unused). When a limit
     ends it, ``bound`` is the largest knapsack bound of the subtrees left
     open (or the root's, if smaller): a true upper bound. ``knapsack=False``

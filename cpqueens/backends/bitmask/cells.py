@@ -33,9 +33,15 @@ CHUNK = 1 << 20
 def supports(problem: CellProblem, size: int | None = 0, unique: bool = False) -> bool:
     """Whether the kernels count ``problem``'s solutions of ``size``: one army, no classes.
 
-    Quotas (per row, column or region) are beyond the kernels: False.
+    Quotas (per row, column or region) and conditions are beyond the kernels: False.
     """
-    return problem.armies == 1 and size is not None and not unique and not problem.quotas
+    return (
+        problem.armies == 1
+        and size is not None
+        and not unique
+        and not problem.quotas
+        and not problem.conditions
+    )
 
 
 def _placed_fit(problem: CellProblem) -> bool:
@@ -179,14 +185,14 @@ def counts(problem: CellProblem, time_limit: float | None = None) -> list[int]:
 
 def supports_optimise(problem: CellProblem, sense: str) -> bool:
     """Whether the compiled engine optimises ``problem``: the largest two peaceable armies."""
-    from cpqueens.backends import cells_lines
+    from cpqueens.backends.bitmask import lines as cells_lines
 
     return sense == "maximize" and cells_lines.supports(problem)
 
 
 def optimise(problem: CellProblem, sense: str = "maximize", **options: Any) -> Any:
     """The largest peaceable armies by the line-label branch-and-bound (:mod:`cells_lines`)."""
-    from cpqueens.backends import cells_lines
+    from cpqueens.backends.bitmask import lines as cells_lines
 
     if not supports_optimise(problem, sense):
         raise NotSupportedError(

@@ -19,7 +19,7 @@ order of the solutions asked for (more solutions than it kept) gives way to
 the unturned one, which goes on from where its first slice stopped.
 
 A small search never waits for the kernel: :func:`search` and
-:func:`search_masks` first ask :mod:`cpqueens.backends.regions_propagate`
+:func:`search_masks` first ask :mod:`cpqueens.backends.bitmask.propagate`
 (plain Python, a budget of nodes), unless the kernel is loaded already or
 this process has spent as long in Python searches as loading it takes.
 numpy and the kernel are imported only when the kernel searches.
@@ -34,7 +34,7 @@ from functools import cache, lru_cache
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING
 
-from cpqueens.backends import regions_propagate
+from cpqueens.backends.bitmask import propagate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -184,7 +184,7 @@ def search(
     n = puzzle.n
     keep = max(keep, 0)
     if rng is None and small_first():
-        found = regions_propagate.search(
+        found = propagate.search(
             n,
             puzzle.stars,
             puzzle.regions,
@@ -230,13 +230,10 @@ def small_first() -> bool:
     """Whether a search tries plain Python first: the kernel is not loaded, and not yet worth it.
 
     Plain Python stops being tried once this process has spent
-    ``regions_propagate.RENT`` nodes there: about the time loading the kernel
+    ``propagate.RENT`` nodes there: about the time loading the kernel
     takes, after which the kernel pays for itself.
     """
-    return (
-        "cpqueens.kernels.regions" not in sys.modules
-        and regions_propagate.spent() < regions_propagate.RENT
-    )
+    return "cpqueens.kernels.regions" not in sys.modules and propagate.spent() < propagate.RENT
 
 
 def _free(n: int, blocked: tuple[Cell, ...]) -> int:
@@ -366,7 +363,7 @@ def search_masks(
     n = len(grid)
     if small_first():
         free = sum(mask << (row * n) for row, mask in enumerate(allowed))
-        found = regions_propagate.search(n, 1, grid, free, (), diagonals, limit, keep, deadline)
+        found = propagate.search(n, 1, grid, free, (), diagonals, limit, keep, deadline)
         if found is not None:
             total, solutions = found
             return total, [tuple(c for _, c in queens) for queens in solutions]
