@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from cpqueens.backends import backends as installed_backends
 from cpqueens.errors import CrossCheckError, NotSupportedError
 from cpqueens.vocabulary.board import Board, check_cells, check_size
-from cpqueens.vocabulary.cells import Attack, CellBoard, CellProblem, Placement
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.constraints import (
     Cell,
@@ -46,6 +45,7 @@ if TYPE_CHECKING:  # the verbs import the planner and the tasks when first calle
 
     from cpqueens.strategies.planner import BackendName
     from cpqueens.tasks.optimise import Optimum
+    from cpqueens.vocabulary.cells import Attack, CellProblem, Placement
     from cpqueens.vocabulary.regions import RegionPuzzle
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits
@@ -203,6 +203,7 @@ class Model(Problem):
     ) -> Iterator[Placement]:
         """The solutions of the cell statement as ``Placement``s, at most ``limit``."""
         from cpqueens.tasks import optimise
+        from cpqueens.vocabulary.cells import Placement
 
         problem = self.lowered()
         found = optimise.solutions(
@@ -798,6 +799,8 @@ def _cell_model(
     columns: int | None,
 ) -> Model:
     """A statement at the cell level: its ``CellProblem`` in a ``Model``."""
+    from cpqueens.vocabulary.cells import CellBoard, CellProblem  # loaded for cell statements
+
     for flag, name in ((diagonals, "diagonals"), (no_touch, "no_touch")):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
@@ -873,6 +876,8 @@ def _star_puzzle(
 
 def _lower(problem: Model) -> CellProblem:
     """A one-queen-per-row model at the cell level: quotas of one per row and column."""
+    from cpqueens.vocabulary.cells import CellBoard, CellProblem  # loaded for cell statements
+
     if problem.colours != 1:
         raise NotSupportedError(
             f"a model of {problem.colours} colours has no cell statement: each colour is its own "

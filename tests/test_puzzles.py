@@ -634,6 +634,18 @@ def test_the_plain_python_search_answers_as_the_compiled_one(n, stars, seeds):
             assert loose[0] == 0  # n - 1 regions of k stars cannot hold n * k stars
 
 
+def test_the_plain_python_search_keeps_the_given_queens_in_its_solutions():
+    # Givens are placed first and belong to every solution it lists, as the kernel's do.
+    puzzle, solution = Puzzle.generate(7, seed=4)
+    for given in (solution[:1], solution[:3], solution):
+        with_givens = Puzzle(7, puzzle.regions, queens=given)
+        assert with_givens.solutions() == [solution]
+        with kernel_only():
+            assert with_givens.solutions() == [solution]
+    wrong = Puzzle(7, puzzle.regions, queens=[solution[0], (solution[0][0] + 1, solution[0][1])])
+    assert wrong.count() == 0 and wrong.solutions() == []
+
+
 def test_the_plain_python_search_gives_way_past_its_budget_and_keeps_the_order():
     from cpqueens.backends.bitmask import propagate as regions_propagate
 

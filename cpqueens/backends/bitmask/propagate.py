@@ -72,14 +72,15 @@ def search(
     kill = _kill(n, diagonals)
     member = [[u for u, unit in enumerate(units) if unit >> i & 1] for i in range(n * n)]
     need = [k] * len(units)
-    board = free
+    board, given = free, 0
     for r, c in queens:  # the givens first: each must still be free when its turn comes
-        board = _place(r * n + c, board, need, units, kill, member)
-        if board is None:
+        after = _place(r * n + c, board, need, units, kill, member)
+        if after is None:
             return 0, []
+        board, given = after, given | 1 << (r * n + c)
     found: list[int] = []
     enough = None if keep else limit  # listing the first ones needs every solution
-    stack = [(board, need, 0)]
+    stack = [(board, need, given)]
     tried = 0
     while stack:
         board, need, placed = stack.pop()
