@@ -637,8 +637,8 @@ def test_the_plain_python_search_answers_as_the_compiled_one(n, stars, seeds):
 def test_the_plain_python_search_keeps_the_given_queens_in_its_solutions():
     # Givens are placed first and belong to every solution it lists, as the kernel's do.
     puzzle, solution = Puzzle.generate(7, seed=4)
-    for given in (solution[:1], solution[:3], solution):
-        with_givens = Puzzle(7, puzzle.regions, queens=given)
+    for queens in (solution[:1], solution[:3], solution):
+        with_givens = Puzzle(7, puzzle.regions, queens=queens)
         assert with_givens.solutions() == [solution]
         with kernel_only():
             assert with_givens.solutions() == [solution]
