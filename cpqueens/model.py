@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends import backends as installed_backends
 from cpqueens.errors import CrossCheckError, NotSupportedError
@@ -42,6 +42,8 @@ from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:  # the verbs import the planner and the tasks when first called
     from concurrent.futures import Executor
+
+    from typing_extensions import TypeIs  # annotations only: never imported at run time
 
     from cpqueens.strategies.planner import BackendName
     from cpqueens.tasks.optimise import Optimum
@@ -675,7 +677,7 @@ def model(
     return Model(board, colours, first, tuple(extra), diagonals)
 
 
-def _is_puzzle(n: object) -> TypeGuard[RegionPuzzle]:
+def _is_puzzle(n: object) -> TypeIs[RegionPuzzle]:
     """Whether ``n`` is a region puzzle; none can exist before its module is imported."""
     puzzles = sys.modules.get("cpqueens.vocabulary.regions")
     return puzzles is not None and isinstance(n, puzzles.RegionPuzzle)
