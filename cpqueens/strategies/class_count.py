@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import time
 from collections.abc import Iterable, Sequence
 from math import factorial
 from typing import Any, NamedTuple
@@ -33,6 +34,11 @@ WORTH_N = 12
 #: the rows: 2-30 ms for n = 13..15, under the 20-odd ms of loading its cached kernel, let alone
 #: compiling it; n = 16 takes 0.25 s).
 TURN_PYTHON_MAX_N = 15
+#: Seconds of plain-Python turn searches after which this process loads the kernel instead:
+#: about what loading it costs (tens of ms), so a process counting many boards is not slowed.
+TURN_RENT_SECONDS = 0.05
+#: The seconds this process has spent in plain-Python turn searches (one counter, in a list).
+_TURN_SPENT = [0.0]
 
 
 class Piece(NamedTuple):
@@ -126,7 +132,7 @@ def count_piece(n: int, piece: Piece, rows: Rows | None = None) -> int:
     ``rows``: the allowed columns of each row of a board with holes that all 8
     symmetries keep (see :func:`symmetric_rows`); None for the free board.
     """
-    if piece[0] in ("fixed180", "fixed90") and n <= TURN_PYTHON_MAX_N:
+    if piece[0] in ("fixed180", "fixed90") and _turn_in_python(n):
         full = (1 << n) - 1
         fixed180, fixed90 = turn_fixed(n, rows if rows is not None else [full] * n)
         return fixed180 if piece[0] == "fixed180" else fixed90
@@ -144,11 +150,24 @@ def turn_fixed(n: int, rows: Sequence[int]) -> tuple[int, int]:
     >>> turn_fixed(8, [255] * 8)
     (4, 0)
     """
-    if n <= TURN_PYTHON_MAX_N:
-        return _turn_fixed(n, tuple(rows))
+    if _turn_in_python(n):
+        start = time.perf_counter()
+        try:
+            return _turn_fixed(n, tuple(rows))
+        finally:
+            _TURN_SPENT[0] += time.perf_counter() - start
     from cpqueens.kernels.classes import turn_fixed as search
 
     return search(n, tuple(rows))
+
+
+def _turn_in_python(n: int) -> bool:
+    """Whether the turn search of an n x n board runs in plain Python here (the answer is the same).
+
+    Up to ``TURN_PYTHON_MAX_N``, until this process has spent ``TURN_RENT_SECONDS`` in such
+    searches (then the kernel's load has paid for itself).
+    """
+    return n <= TURN_PYTHON_MAX_N and _TURN_SPENT[0] < TURN_RENT_SECONDS
 
 
 def _turn_fixed(n: int, rows: tuple[int, ...]) -> tuple[int, int]:
