@@ -26,14 +26,21 @@ from itertools import combinations
 from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import capabilities, check_name, choices, is_installed, part, preference
+from cpqueens.backends import (
+    BackendName,
+    capabilities,
+    check_name,
+    choices,
+    is_installed,
+    part,
+    preference,
+)
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
 from cpqueens.vocabulary import region_drawing
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
 from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
-PuzzleBackend = Literal["auto", "bitmask", "cpsat", "python-constraint"]
 LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
 
 
@@ -346,7 +353,7 @@ class Puzzle(RegionPuzzle):
     def count(
         self,
         limit: int | None = None,
-        backend: PuzzleBackend = "auto",
+        backend: BackendName = "auto",
         *,
         time_limit: float | None = None,
     ) -> int:
@@ -366,7 +373,7 @@ class Puzzle(RegionPuzzle):
     def solutions(
         self,
         limit: int | None = None,
-        backend: PuzzleBackend = "auto",
+        backend: BackendName = "auto",
         *,
         time_limit: float | None = None,
     ) -> list[tuple[Cell, ...]]:
@@ -375,7 +382,7 @@ class Puzzle(RegionPuzzle):
         return self._solutions(limit, backend, _clock(time_limit))
 
     def _solutions(
-        self, limit: int | None, backend: PuzzleBackend, deadline: Deadline | None
+        self, limit: int | None, backend: BackendName, deadline: Deadline | None
     ) -> list[tuple[Cell, ...]]:
         found = _engine(backend).solutions(self, limit, deadline=deadline)
         for queens in found:
@@ -383,20 +390,18 @@ class Puzzle(RegionPuzzle):
         return found
 
     def solve(
-        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
+        self, backend: BackendName = "auto", *, time_limit: float | None = None
     ) -> tuple[Cell, ...] | None:
         """A solution as sorted (row, col) cells, or None if there is none."""
         found = self.solutions(limit=1, backend=backend, time_limit=time_limit)
         return found[0] if found else None
 
-    def is_unique(
-        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
-    ) -> bool:
+    def is_unique(self, backend: BackendName = "auto", *, time_limit: float | None = None) -> bool:
         """Whether the puzzle has exactly one solution (a count that stops at 2)."""
         return self.count(limit=2, backend=backend, time_limit=time_limit) == 1
 
     def check(
-        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
+        self, backend: BackendName = "auto", *, time_limit: float | None = None
     ) -> tuple[bool, list[tuple[Cell, ...]]]:
         """(unique or not, up to two solutions): the uniqueness proof with its witnesses."""
         found = self.solutions(limit=2, backend=backend, time_limit=time_limit)
@@ -405,7 +410,7 @@ class Puzzle(RegionPuzzle):
     def cross_check(
         self,
         limit: int | None = None,
-        backends: tuple[PuzzleBackend, ...] = ("bitmask", "cpsat", "python-constraint"),
+        backends: tuple[BackendName, ...] = ("bitmask", "cpsat", "python-constraint"),
     ) -> int:
         """Count with each of ``backends``; raise ``CrossCheckError`` if any two disagree.
 
