@@ -682,7 +682,7 @@ WARM_UP: tuple[tuple[str, str], ...] = (
     ("any solution", "cpqueens.model(60, blocked=[(0, 1)]).find()"),
     ("region puzzles", "cpqueens.Puzzle.generate(8, seed=0)"),
     ("star battle", "cpqueens.Puzzle.generate(10, 2, seed=0)"),
-    ("cell counts", "cpqueens.cells(5).count(5)"),
+    ("cell counts", "cpqueens.cells(5).count(queens=5)"),
     ("domination", "cpqueens.domination(5, count=True)"),
     ("peaceable armies", "cpqueens.peaceable(5)"),
 )
