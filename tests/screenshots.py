@@ -193,7 +193,10 @@ def _text_lines(
     size: int,
     rng: random.Random,
 ) -> int:
-    words = "Queens crown each row column and colour region once no two touch diagonally solve puzzle daily streak".split()
+    words = (
+        "Queens crown each row column and colour region once no two touch diagonally solve "
+        "puzzle daily streak"
+    ).split()
     for _ in range(lines):
         text, used = [], 0
         while True:
@@ -247,7 +250,7 @@ def phone(
 def desktop(
     regions: Sequence[Sequence[int]], look: Look | None = None, dark: bool = False, seed: int = 0
 ) -> Image.Image:
-    """A 1920 x 1080 browser window: tabs, address bar, site bar, side panels, the board in a card."""
+    """A 1920 x 1080 browser window: tabs, address bar, side panels, the board in a card."""
     look = look or Look()
     rng = random.Random(seed)
     n = len(regions)

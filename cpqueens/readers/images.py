@@ -23,9 +23,9 @@ MAX_IMAGE_BYTES = 64 * 2**20
 
 
 def image_kind(data: bytes) -> str | None:
-    """ "PNG", "JPEG" or "WebP" when ``data`` starts like one, else None.
+    r"""Which image ``data`` is, by its first bytes: "PNG", "JPEG", "WebP", or None.
 
-    >>> image_kind(b"\\x89PNG\\r\\n\\x1a\\n..."), image_kind(b"AAB\\nBBA")
+    >>> image_kind(b"\x89PNG\r\n\x1a\n..."), image_kind(b"AAB\nBBA")
     ('PNG', None)
     """
     if data.startswith(b"\x89PNG\r\n\x1a\n"):

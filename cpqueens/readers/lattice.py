@@ -131,7 +131,7 @@ def _line_groups(mask: np.ndarray, least: int) -> list[list[_Line]]:
         members.sort()
         lines: list[_Line] = []
         block: list[tuple[int, int, int]] = []
-        for member in members + [(-10, 0, 0)]:
+        for member in [*members, (-10, 0, 0)]:
             if block and member[0] != block[-1][0] + 1:
                 at = sum(m[0] for m in block) / len(block)
                 lines.append(_Line(at, min(m[1] for m in block), max(m[2] for m in block)))

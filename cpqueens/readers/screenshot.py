@@ -89,7 +89,7 @@ def read(source: Any) -> Reading:
         n=n,
         xs=tuple(x * factor for x in grid.xs),
         ys=tuple(y * factor for y in grid.ys),
-        colours=tuple(tuple(tuple(int(round(v)) for v in cell) for cell in row) for row in colours),
+        colours=tuple(tuple(tuple(round(v) for v in cell) for cell in row) for row in colours),
         groups=found.groups,
         options=found.options,
         queens=tuple((r, c) for r in range(n) for c in range(n) if held[r, c] == 2),
