@@ -107,7 +107,7 @@ def board(regions: Sequence[Sequence[int]], look: Look | None = None) -> Image.I
     s = look.supersample
     n = len(regions)
     cell, thin, thick = look.cell * s, max(1, look.thin * s), look.thick * s
-    margin = look.cell * s // 2
+    margin = (look.cell // 2) * s
     side = n * cell
     size = side + 2 * margin
     image = Image.new("RGB", (size, size), look.background)
@@ -210,6 +210,17 @@ def _text_lines(
     return y
 
 
+PHONE = (1080, 2400)
+
+
+def phone_cells(n: int) -> tuple[int, int, int]:
+    """Where :func:`phone` draws an n x n board's cells: (left, top, side of a cell)."""
+    cell = (PHONE[0] - 80) // n
+    margin = cell // 2
+    side = n * cell + 2 * margin
+    return (PHONE[0] - side) // 2 + margin, 470 + margin, cell
+
+
 def phone(
     regions: Sequence[Sequence[int]], look: Look | None = None, dark: bool = False, seed: int = 0
 ) -> Image.Image:
@@ -217,12 +228,12 @@ def phone(
     look = look or Look()
     rng = random.Random(seed)
     n = len(regions)
-    width, height = 1080, 2400
+    width, height = PHONE
     back = (0, 0, 0) if dark else (255, 255, 255)
     ink = (235, 235, 235) if dark else (30, 30, 30)
     soft = (60, 60, 60) if dark else (225, 225, 225)
     look.background = back
-    look.cell = (width - 80) // n
+    look.cell = phone_cells(n)[2]
     look.thin = max(look.thin, 2)
     look.thick = max(look.thick, 6)
     look.radius = max(look.radius, 20)
@@ -238,6 +249,10 @@ def phone(
     picture = board(regions, look)
     top = 470
     shot.paste(picture, ((width - picture.width) // 2, top))
+    assert phone_cells(n)[:2] == (
+        (width - picture.width) // 2 + look.cell // 2,
+        top + look.cell // 2,
+    )
     y = top + picture.height + 20
     for i, label in enumerate(("Undo", "Hint")):
         x = 80 + i * 480

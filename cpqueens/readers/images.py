@@ -94,18 +94,19 @@ def load(source: Any) -> Any:
             raise
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise ImageReadError(
-                f"the {kind} image declares more pixels than the {MAX_PIXELS:,} read"
+                f"the {kind} image declares more than {MAX_PIXELS:,} pixels "
+                "(a decompression bomb?): not decoded"
             ) from None
         except (OSError, SyntaxError, ValueError, EOFError) as error:
             reason = str(error) or type(error).__name__
             raise ImageReadError(f"cannot decode the {kind} image: {reason}") from None
-    return image.convert("RGB")
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 def _check_size(width: int, height: int) -> None:
     if width * height > MAX_PIXELS:
         raise ImageReadError(
-            f"the image is {width}x{height} pixels, more than the {MAX_PIXELS:,} read"
+            f"the image is {width}x{height} pixels: more than {MAX_PIXELS:,} pixels are not decoded"
         )
     if width < 20 or height < 20:
         raise ImageReadError(f"the image is {width}x{height} pixels: too small to hold a board")

@@ -37,8 +37,12 @@ HALF_WINDOW = 5
 MIN_N, MAX_N = 4, 20
 #: The fewest pixels a cell may span.
 MIN_PERIOD = 8.0
-#: More long runs than this: a picture of noise, not a board.
-MAX_RUNS = 50_000
+#: More long runs than the picture's width and height together: noise, not a board.
+MAX_RUNS_PER_PIXEL = 1.0
+#: More than this share of pixels darker than their surroundings: noise, not a board.
+MAX_INK = 0.4
+#: The line groups (longest first) tried as the board's rows or columns, each way.
+MAX_GROUPS = 12
 
 
 @dataclass(frozen=True)
@@ -82,11 +86,16 @@ def _running(a: np.ndarray, half: int, axis: int, op: Any) -> np.ndarray:
     return out
 
 
-def dark_lines(grey: np.ndarray, half: int = HALF_WINDOW) -> np.ndarray:
-    """The pixels of thin dark structures: the closing of ``grey`` minus ``grey``, over a bound."""
+def ink(grey: np.ndarray, half: int = HALF_WINDOW) -> np.ndarray:
+    """How much darker each pixel is than its surroundings: the black top-hat of ``grey``.
+
+    The closing (a running maximum, then minimum, over a square window)
+    minus the picture: thin dark structures (lines, text, marks) keep their
+    darkness, broad areas (cells, a dark page) become 0.
+    """
     dilated = _running(_running(grey, half, 0, np.maximum), half, 1, np.maximum)
     closed = _running(_running(dilated, half, 0, np.minimum), half, 1, np.minimum)
-    return (closed - grey) >= LINE_CONTRAST
+    return closed - grey
 
 
 def _close_gaps(mask: np.ndarray) -> np.ndarray:
@@ -111,7 +120,7 @@ def _runs(mask: np.ndarray, least: int) -> tuple[np.ndarray, np.ndarray, np.ndar
 def _line_groups(mask: np.ndarray, least: int) -> list[list[_Line]]:
     """The long runs of ``mask``'s rows grouped by extent; each group's lines (rows merged)."""
     rows, starts, ends = _runs(_close_gaps(mask), least)
-    if len(rows) > MAX_RUNS:
+    if len(rows) > MAX_RUNS_PER_PIXEL * sum(mask.shape):
         raise ImageReadError(
             "no board found: the picture is full of dark streaks (noise?), not a grid of lines"
         )
@@ -140,7 +149,8 @@ def _line_groups(mask: np.ndarray, least: int) -> list[list[_Line]]:
                 block.append(member)
         if len(lines) >= 3:
             found.append(lines)
-    return found
+    found.sort(key=len, reverse=True)
+    return found[:MAX_GROUPS]
 
 
 def _extent(lines: list[_Line]) -> tuple[float, float]:
@@ -206,21 +216,25 @@ def _cells(period: float, phase: float, lo: float, hi: float) -> list[float]:
     return bounds
 
 
-def find(grey: np.ndarray) -> Grid:
-    """The board's lattice in a grey picture (a uint8 array); ImageReadError if there is none."""
-    h, w = grey.shape
+def find(darkness: np.ndarray) -> Grid:
+    """The board's lattice, from :func:`ink` of the picture; ImageReadError if there is none."""
+    h, w = darkness.shape
     least = max(24, int(0.12 * min(h, w)))
-    mask = dark_lines(grey)
+    mask = darkness >= LINE_CONTRAST
+    if mask.mean() > MAX_INK:
+        raise ImageReadError(
+            "no board found: the picture is dark detail all over (noise?), not a grid of lines"
+        )
     across = _line_groups(mask, least)  # horizontal lines: their y, their x extent
     down = _line_groups(np.ascontiguousarray(mask.T), least)  # vertical lines
     if not across or not down:
         raise ImageReadError("no board found: no grid of long straight lines in the picture")
     best: tuple[float, Grid] | None = None
     seen = ""
+    down_extents = [_extent(cols) for cols in down]
     for rows in across:
         x_lo, x_hi = _extent(rows)
-        for cols in down:
-            y_lo, y_hi = _extent(cols)
+        for cols, (y_lo, y_hi) in zip(down, down_extents, strict=True):
             width, height = x_hi - x_lo, y_hi - y_lo
             if min(width, height) < 0.7 * max(width, height):
                 continue  # not square

@@ -3,10 +3,12 @@
 :func:`read` opens the picture (:mod:`~cpqueens.readers.images`), shrinks a
 large one to about a million pixels (box averaging keeps thin lines as
 fainter lines), finds the lattice (:mod:`~cpqueens.readers.lattice`),
-samples each cell's colour and what it holds (:mod:`~cpqueens.readers.colours`)
-and returns a :class:`Reading`: every way the colours read as n regions,
-cheapest first, with the geometry in the original picture's pixels (for
-drawing the answer over it). It raises
+samples each cell's colour and what it holds
+(:mod:`~cpqueens.readers.colours`), keeps the readings that agree with the
+thin and thick lines the game draws within and between regions
+(:mod:`~cpqueens.readers.borders`) and returns a :class:`Reading`: every
+way the colours read as n regions, cheapest first, with the geometry in
+the original picture's pixels (for drawing the answer over it). It raises
 :class:`~cpqueens.errors.ImageReadError` with the partial reading when it
 cannot be sure, and never checks a puzzle: that it has connected regions and
 one solution is for :mod:`cpqueens.tasks.puzzles`, which has the engines.
@@ -59,6 +61,46 @@ class Reading:
         return f"a {self.n}x{self.n} grid with {self.groups} colour groups"
 
 
+def _repaired(regions: Regions, lines: Any, colours: Any) -> list[Regions]:
+    """``regions`` with cells moved across thin lines until they agree with the lines.
+
+    A cell on a thin line to another region, whose colour is a darker or
+    lighter copy of that region's (a highlighted cell whose tone happens to
+    be a neighbour's colour), is moved there; every combination of such
+    moves that leaves no disagreement is a reading.
+    """
+    from itertools import product
+
+    import numpy as np
+
+    from cpqueens.readers.colours import tone_cost
+
+    n = len(regions)
+    flat = np.asarray(colours).reshape(-1, 3)
+    labels = np.array([g for row in regions for g in row])
+    medians = {g: np.median(flat[labels == g], axis=0) for g in set(labels.tolist())}
+    moves: dict[Cell, list[int]] = {}
+    for (r, c), (rr, cc) in lines.conflicts(regions)[:8]:
+        if ((r, c), (rr, cc)) not in lines.thin:
+            continue
+        for (a, b), (x, y) in (((r, c), (rr, cc)), ((rr, cc), (r, c))):
+            target = regions[x][y]
+            if np.isfinite(tone_cost(flat[a * n + b], medians[target])):
+                moves.setdefault((a, b), [regions[a][b]]).append(target)
+    out: list[Regions] = []
+    cells = list(moves)
+    for picks in product(*(moves[cell] for cell in cells)):
+        grid = [list(row) for row in regions]
+        for (a, b), g in zip(cells, picks, strict=True):
+            grid[a][b] = g
+        if len({g for row in grid for g in row}) != n:
+            continue
+        moved = tuple(tuple(row) for row in grid)
+        if not lines.conflicts(moved) and moved not in out:
+            out.append(moved)
+    return out
+
+
 def read(source: Any) -> Reading:
     """Read the board in ``source`` (a path, bytes, a binary file or a PIL image).
 
@@ -68,8 +110,8 @@ def read(source: Any) -> Reading:
     """
     import numpy as np
 
+    from cpqueens.readers import borders, images, lattice
     from cpqueens.readers import colours as colour_groups
-    from cpqueens.readers import images, lattice
 
     image = images.load(source)
     width, height = image.size
@@ -78,12 +120,16 @@ def read(source: Any) -> Reading:
         factor += 1
     work = image.reduce(factor) if factor > 1 else image
     rgb = np.asarray(work, dtype=np.uint8)
-    weights = np.array([77, 150, 29], dtype=np.uint16)
-    grey = ((rgb.astype(np.uint16) * weights).sum(axis=2, dtype=np.uint32) >> 8).astype(np.uint8)
-    grid = lattice.find(grey)
+    grey = np.asarray(work.convert("L"), dtype=np.uint8)
+    darkness = lattice.ink(grey)
+    grid = lattice.find(darkness)
     colours = colour_groups.sample(rgb, grid)
     held = colour_groups.marks(grey, grid, colours)
     found = colour_groups.readings(colours)
+    lines = borders.tell(darkness, grid)
+    options = [regions for regions in found.options if not lines.conflicts(regions)]
+    if not options and found.options:
+        options = _repaired(found.options[0], lines, colours)
     n = grid.n
     reading = Reading(
         n=n,
@@ -91,7 +137,7 @@ def read(source: Any) -> Reading:
         ys=tuple(y * factor for y in grid.ys),
         colours=tuple(tuple(tuple(round(v) for v in cell) for cell in row) for row in colours),
         groups=found.groups,
-        options=found.options,
+        options=tuple(options),
         queens=tuple((r, c) for r in range(n) for c in range(n) if held[r, c] == 2),
         crosses=tuple((r, c) for r in range(n) for c in range(n) if held[r, c] == 1),
         size=(width, height),
@@ -104,5 +150,12 @@ def read(source: Any) -> Reading:
             why = "more colours than regions, and no darker or lighter copies to merge"
         raise ImageReadError(
             f"found a {n}x{n} grid but {found.groups} colour groups ({why})", reading
+        )
+    if not options:
+        (r, c), (rr, cc) = lines.conflicts(found.options[0])[0]
+        raise ImageReadError(
+            f"found {reading.seen()} but its colours and its region borders disagree "
+            f"(between r{r + 1}c{c + 1} and r{rr + 1}c{cc + 1})",
+            reading,
         )
     return reading
