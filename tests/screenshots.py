@@ -71,6 +71,10 @@ class Look:
     highlights: dict[Cell, float] = field(default_factory=dict)
     background: RGB = (255, 255, 255)
     supersample: int = 3
+    #: the thin lines' colour; None draws none (only the region borders)
+    line: RGB | None = LINE
+    #: if set, thin lines are black this opaque over the cells instead (0.2: faint)
+    line_alpha: float | None = None
 
 
 def _tone(colour: RGB, factor: float) -> RGB:
@@ -129,14 +133,18 @@ def board(regions: Sequence[Sequence[int]], look: Look | None = None) -> Image.I
                 colour = _tone(colour, look.highlights[(r, c)])
             x, y = margin + c * cell, margin + r * cell
             draw.rectangle([x, y, x + cell - 1, y + cell - 1], fill=colour)
-    for k in range(1, n):  # thin lines between every two cells
+    faint = Image.new("L", (size, size), 0)
+    alpha = round(255 * (look.line_alpha or 1.0))
+    for k in range(1, n if look.line else 1):  # thin lines between every two cells
         at = margin + k * cell
-        draw.rectangle(
-            [at - thin // 2, margin, at - thin // 2 + thin - 1, margin + side], fill=LINE
-        )
-        draw.rectangle(
-            [margin, at - thin // 2, margin + side, at - thin // 2 + thin - 1], fill=LINE
-        )
+        ends = (at - thin // 2, at - thin // 2 + thin - 1)
+        for target, fill in ((draw, look.line), (ImageDraw.Draw(faint), alpha)):
+            if (target is draw) == (look.line_alpha is None):
+                target.rectangle([ends[0], margin, ends[1], margin + side], fill=fill)
+                target.rectangle([margin, ends[0], margin + side, ends[1]], fill=fill)
+    if look.line_alpha is not None:
+        image = Image.composite(Image.new("RGB", image.size, 0), image, faint)
+        draw = ImageDraw.Draw(image)
     for r in range(n):  # thick borders between regions
         for c in range(n):
             x, y = margin + c * cell, margin + r * cell

@@ -155,7 +155,9 @@ def readings(colours: np.ndarray) -> Readings:
         return Readings((), k, threshold)
     if k == n:
         return Readings(
-            tuple(dict.fromkeys(_grid(x, n) for x in _doubts(flat, labels))), k, threshold
+            tuple(dict.fromkeys(_grid(x, n) for x in _doubts(flat, labels) if _count(x) == n)),
+            k,
+            threshold,
         )
     means = np.array([flat[labels == g].mean(axis=0) for g in range(k)])
     cost = np.array(
@@ -180,6 +182,8 @@ def readings(colours: np.ndarray) -> Readings:
     for total, merged in found:
         if total <= cheapest + MARGIN:
             for labels_read in _doubts(flat, merged):
+                if _count(labels_read) != n:
+                    continue
                 regions = _grid(labels_read, n)
                 if regions not in options:
                     options.append(regions)
@@ -220,6 +224,11 @@ def _doubts(flat: np.ndarray, labels: np.ndarray) -> list[np.ndarray]:
             moved[i] = g
         out.append(moved)
     return out
+
+
+def _count(labels: np.ndarray) -> int:
+    """How many distinct groups ``labels`` name."""
+    return len(np.unique(labels))
 
 
 def _grid(labels: np.ndarray, n: int) -> Regions:
