@@ -11,8 +11,12 @@ class CpqueensError(Exception):
     """Base class of every exception raised by cpqueens itself."""
 
 
-class NotSupportedError(CpqueensError):
-    """A backend was handed a constraint it cannot translate."""
+class NotSupportedError(CpqueensError, ValueError):
+    """A backend was handed a statement it cannot state or a verb it cannot answer.
+
+    Its message names an engine that can, where one is installed. It is a
+    ``ValueError`` too: the backend asked for is a value this statement does not take.
+    """
 
 
 class BackendUnavailableError(CpqueensError, ImportError):

@@ -26,6 +26,7 @@ import os
 from typing import Literal
 
 from cpqueens.backends import capabilities, get, is_installed, preference
+from cpqueens.errors import NotSupportedError
 from cpqueens.strategies import class_count
 from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.class_count import ClassKernels
@@ -33,6 +34,7 @@ from cpqueens.strategies.hole_sums import HoleSums
 from cpqueens.strategies.symmetry import Subproblems
 from cpqueens.strategies.whole import Whole
 from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.constraints import lower
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
 
@@ -50,7 +52,8 @@ MAX_WORKERS_PER_CORE = 4
 def supports(backend: str, model: Problem) -> bool:
     """Whether ``backend`` can translate every constraint of ``model``."""
     accepted = get(backend).SUPPORTS
-    return all(isinstance(constraint, accepted) for constraint in model.constraints)
+    stated = lower(model.constraints, accepted, model.n, model.colours)
+    return all(isinstance(constraint, accepted) for constraint in stated)
 
 
 def check_width(model: Problem, backend: str) -> None:
@@ -71,8 +74,19 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
     ('bitmask', 'cpsat')
     """
     if backend != AUTO:
-        get(backend)  # an unknown name lists the choices, a missing solver says what to install
+        engine = get(backend)  # an unknown name lists the choices, a missing one what to install
         check_width(model, backend)
+        accepted = engine.SUPPORTS
+        stated = lower(model.constraints, accepted, model.n, model.colours)
+        for constraint in stated:
+            if not isinstance(constraint, accepted):
+                able = [name for name in preference() if is_installed(name)]
+                able = [name for name in able if name != backend and supports(name, model)]
+                instead = f": use backend {able[0]!r}" if able else ""
+                raise NotSupportedError(
+                    f"backend {backend!r} does not support the constraint {constraint!r} "
+                    f"({type(constraint).__name__}){instead}"
+                )
         return backend
     if no_room(model.n, model.colours):  # no solution, known at once: any engine says so
         return next(name for name in preference() if is_installed(name))

@@ -1,10 +1,12 @@
 """Optimisation on cell models: the most queens, the fewest that dominate, peaceable armies.
 
-:func:`cells` states a board where any number of pieces stand
-(:class:`CellModel`); ``maximize()`` and ``minimize()`` return an
-:class:`Optimum`, ``count()`` counts solutions of a size. The classic
-problems are one call each: :func:`independence`, :func:`domination` (and
-independent domination), :func:`peaceable`.
+:func:`cpqueens.model` states a board where any number of pieces stand
+(``per_row=None``: a cell statement, :class:`~cpqueens.vocabulary.cells.CellProblem`);
+the model's ``maximize()`` and ``minimize()`` call :func:`optimise`, which
+returns an :class:`Optimum`; its ``count()`` and ``solutions()`` call
+:func:`count` and :func:`solutions` here, for the size asked. The classic
+problems are one call each in :mod:`cpqueens.model`: ``independence``,
+``domination`` (and independent domination), ``peaceable``.
 
 Peaceable armies (two armies, no placed pieces) are maximised by the compiled
 line search of :mod:`cpqueens.backends.bitmask.lines`; everything else by CP-SAT.
@@ -25,7 +27,7 @@ from typing import Any, Literal
 
 from cpqueens.backends import check_name, choices, is_installed, part, preference
 from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
-from cpqueens.vocabulary.cells import Attack, Cell, CellBoard, CellProblem, Piece
+from cpqueens.vocabulary.cells import CellProblem, Piece
 
 Status = Literal["optimal", "feasible", "infeasible"]
 CountBackend = Literal["auto", "cpsat", "bitmask", "python-constraint"]
@@ -52,6 +54,20 @@ class Optimum:
     seconds: float
     count: int | None = None
     classes: int | None = None
+    #: The board's (rows, columns) and blocked cells, for the picture.
+    shape: tuple[int, int] | None = None
+    blocked: tuple[tuple[int, int], ...] = ()
+
+    def _repr_svg_(self) -> str:
+        """The solution a notebook shows: the board with its pieces (armies in two colours)."""
+        from cpqueens.vocabulary.drawing import rectangle_svg
+
+        rows, cols = self.shape or (
+            1 + max((q[0] for q in self.queens), default=0),
+            1 + max((q[1] for q in self.queens), default=0),
+        )
+        pieces = [(q[2] if len(q) == 3 else 0, q[0], q[1]) for q in self.queens]
+        return rectangle_svg(rows, cols, self.blocked, pieces)
 
     def to_json(self) -> dict[str, Any]:
         """The answer as the command line's JSON object (``count`` and ``classes`` if known)."""
@@ -69,106 +85,77 @@ class Optimum:
         return out
 
 
-class CellModel:
-    """A cell problem with its verbs: maximize, minimize, count, solutions.
+def size_of(problem: CellProblem, queens: object) -> int | None:
+    """``queens`` checked; with quotas, None becomes the size they fix (a contradiction raises).
 
-    >>> model = cells(8)
-    >>> model.maximize().value, model.count(queens=8)
-    (8, 92)
+    The size lets the engines that count one size at a time take part.
     """
+    checked = _size(queens)
+    problem.check_size(checked)
+    return problem.size if checked is None else checked
 
-    def __init__(self, problem: CellProblem) -> None:
-        """Wrap the plain-data ``problem``."""
-        self.problem = problem
 
-    def __repr__(self) -> str:
-        """The constructor call's data."""
-        return f"CellModel({self.problem!r})"
+def count(
+    problem: CellProblem,
+    queens: int | None = None,
+    *,
+    unique: bool = False,
+    backend: CountBackend = "auto",
+    time_limit: float | None = None,
+) -> int:
+    """The exact number of solutions with ``queens`` pieces per army (any size if None).
 
-    def __str__(self) -> str:
-        """The model as mathematics."""
-        return self.problem.describe()
+    ``unique`` counts classes under the problem's symmetries (CP-SAT's
+    lex-leader). ``backend`` "bitmask" is the compiled counter (one army,
+    a given size), "python-constraint" states the problem in its own
+    constraints (small boards); "auto" takes the fastest that can.
+    """
+    queens = size_of(problem, queens)
+    engine = _cell_engine(backend, problem, queens, unique, "count")
+    return int(engine.count(problem, queens, unique=unique, time_limit=time_limit))
 
-    def _size(self, queens: object) -> int | None:
-        """``queens`` checked; with quotas, None becomes the size they fix (a contradiction raises).
 
-        The size lets the engines that count one size at a time take part.
-        """
-        checked = _size(queens)
-        self.problem.check_size(checked)
-        return self.problem.size if checked is None else checked
+def cross_check(
+    problem: CellProblem,
+    queens: int | None = None,
+    *,
+    unique: bool = False,
+    time_limit: float | None = None,
+) -> int:
+    """Count with every installed engine that can; return the count, or raise if two disagree.
 
-    def maximize(self, **options: Any) -> Optimum:
-        """The largest solution (pieces of army 0), proved optimal unless a limit ends it.
-
-        Options: ``time_limit`` (seconds), ``workers`` (CP-SAT's, default 2),
-        ``symmetry`` (lex-leader constraints, default True), ``count`` and
-        ``unique`` (also count the optimal solutions, or their classes), and
-        ``progress(value, bound, seconds)`` called on each better solution;
-        ``backend`` "python-constraint" steps the size instead, proving each
-        step by exhausting the next (small boards only; "auto" is CP-SAT).
-        """
-        return _optimise(self.problem, "maximize", **options)
-
-    def minimize(self, **options: Any) -> Optimum:
-        """The smallest solution, proved optimal unless a limit ends it (options: ``maximize``)."""
-        return _optimise(self.problem, "minimize", **options)
-
-    def count(
-        self,
-        queens: int | None = None,
-        *,
-        unique: bool = False,
-        backend: CountBackend = "auto",
-        time_limit: float | None = None,
-    ) -> int:
-        """The exact number of solutions with ``queens`` pieces per army (any size if None).
-
-        ``unique`` counts classes under the problem's symmetries (CP-SAT's
-        lex-leader). ``backend`` "bitmask" is the compiled counter (one army,
-        a given size), "python-constraint" states the problem in its own
-        constraints (small boards); "auto" takes the fastest that can.
-        """
-        queens = self._size(queens)
-        engine = _cell_engine(backend, self.problem, queens, unique, "count")
-        return int(engine.count(self.problem, queens, unique=unique, time_limit=time_limit))
-
-    def cross_check(
-        self, queens: int | None = None, *, unique: bool = False, time_limit: float | None = None
-    ) -> int:
-        """Count with every installed engine that can; return the count, or raise if two disagree.
-
-        Raises ``CrossCheckError`` naming each engine's count, and
-        ``NotSupportedError`` when fewer than two engines count the problem.
-        """
-        queens = self._size(queens)
-        counts = {
-            name: int(engine.count(self.problem, queens, unique=unique, time_limit=time_limit))
-            for name, engine in _cell_engines(self.problem, queens, unique, "count")
-        }
-        if len(counts) < 2:
-            raise NotSupportedError(
-                f"a cross-check needs two engines; only {', '.join(counts) or 'none'} count this"
-            )
-        if len(set(counts.values())) != 1:
-            found = ", ".join(f"{name}={value}" for name, value in counts.items())
-            raise CrossCheckError(f"the engines disagree on the count: {found}")
-        return next(iter(counts.values()))
-
-    def solutions(
-        self,
-        queens: int | None = None,
-        *,
-        unique: bool = False,
-        backend: CountBackend = "auto",
-        time_limit: float | None = None,
-    ) -> Iterator[tuple[Piece, ...]]:
-        """Every solution as (row, col, army) triples (one per class if ``unique``)."""
-        queens = self._size(queens)
-        engine = _cell_engine(backend, self.problem, queens, unique, "solutions")
-        return engine.solutions(  # type: ignore[no-any-return]
-            self.problem, queens, unique=unique, time_limit=time_limit
+    Raises ``CrossCheckError`` naming each engine's count, and
+    ``NotSupportedError`` when fewer than two engines count the problem.
+    """
+    queens = size_of(problem, queens)
+    counts = {
+        name: int(engine.count(problem, queens, unique=unique, time_limit=time_limit))
+        for name, engine in _cell_engines(problem, queens, unique, "count")
+    }
+    if len(counts) < 2:
+        raise NotSupportedError(
+            f"a cross-check needs two engines; only {', '.join(counts) or 'none'} count this"
         )
+    if len(set(counts.values())) != 1:
+        found = ", ".join(f"{name}={value}" for name, value in counts.items())
+        raise CrossCheckError(f"the engines disagree on the count: {found}")
+    return next(iter(counts.values()))
+
+
+def solutions(
+    problem: CellProblem,
+    queens: int | None = None,
+    *,
+    unique: bool = False,
+    backend: CountBackend = "auto",
+    time_limit: float | None = None,
+) -> Iterator[tuple[Piece, ...]]:
+    """Every solution as (row, col, army) triples (one per class if ``unique``)."""
+    queens = size_of(problem, queens)
+    engine = _cell_engine(backend, problem, queens, unique, "solutions")
+    return engine.solutions(  # type: ignore[no-any-return]
+        problem, queens, unique=unique, time_limit=time_limit
+    )
 
 
 def _cell_engines(
@@ -207,22 +194,24 @@ def _cell_engine(
     """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
     name = check_name(backend, choices())
     doing = {"solutions": "list the solutions of", "optimise": "optimise"}.get(verb, verb)
+    able = [found for found, _ in _cell_engines(problem, size, unique, verb, (), sense)]
     if name == "auto":
         for _, module in _cell_engines(problem, size, unique, verb, (), sense):
             return module
         raise NotSupportedError(f"no installed engine can {doing} this cell problem")
     for _, module in _cell_engines(problem, size, unique, verb, [name], sense):
         return module
+    instead = f": use backend {able[0]!r}" if able else ""
     module = part(name, "cells")
     if module is None or not hasattr(module, verb):
-        raise NotSupportedError(f"backend {name!r} cannot {doing} cell problems")
+        raise NotSupportedError(f"backend {name!r} cannot {doing} cell problems{instead}")
     limits = (
         "the compiled engine: two peaceable armies without placed pieces"
         if verb == "optimise"
         else "the compiled counter: one army, a given number of queens, no unique, no quotas; "
         "python-constraint: no unique"
     )
-    raise ValueError(f"backend {name!r} cannot {doing} this ({limits})")
+    raise NotSupportedError(f"backend {name!r} cannot {doing} this ({limits}){instead}")
 
 
 def _size(queens: object) -> int | None:
@@ -233,7 +222,7 @@ def _size(queens: object) -> int | None:
     return queens
 
 
-def _optimise(
+def optimise(
     problem: CellProblem,
     sense: Literal["maximize", "minimize"],
     *,
@@ -245,6 +234,15 @@ def _optimise(
     progress: Progress | None = None,
     backend: CountBackend = "auto",
 ) -> Optimum:
+    """The best solution of ``problem`` in ``sense``, proved optimal unless a limit ends it.
+
+    Options: ``time_limit`` (seconds), ``workers`` (CP-SAT's, default 2),
+    ``symmetry`` (lex-leader constraints, default True), ``count`` and
+    ``unique`` (also count the optimal solutions, or their classes), and
+    ``progress(value, bound, seconds)`` called on each better solution;
+    ``backend`` "python-constraint" steps the size instead, proving each
+    step by exhausting the next (small boards only; "auto" is CP-SAT).
+    """
     if time_limit is not None and (
         isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0
     ):
@@ -262,9 +260,17 @@ def _optimise(
         progress=progress,
     )
     queens = tuple(piece if problem.armies == 2 else piece[:2] for piece in outcome.pieces)
-    result = Optimum(outcome.value, outcome.status, outcome.bound, queens, outcome.seconds)
+    board = problem.board
+    result = Optimum(
+        outcome.value,
+        outcome.status,
+        outcome.bound,
+        queens,
+        outcome.seconds,
+        shape=(board.rows, board.cols),
+        blocked=board.blocked,
+    )
     if (count or unique) and outcome.status == "optimal":
-        model = CellModel(problem)
 
         def counted(wanted: bool, classes: bool) -> int | None:
             """The count of the optimal solutions (or classes) within the time left."""
@@ -274,7 +280,7 @@ def _optimise(
             try:
                 if left is not None and left <= 0:
                     raise IncompleteSearchError()
-                return model.count(outcome.value, unique=classes, time_limit=left)
+                return count_solutions(problem, outcome.value, unique=classes, time_limit=left)
             except IncompleteSearchError:
                 raise IncompleteSearchError(
                     f"the time limit of {time_limit:g} s ended the count of the optimal solutions "
@@ -290,139 +296,5 @@ def _optimise(
     return result
 
 
-def cells(
-    n: int,
-    m: int | None = None,
-    blocked: Iterable[Cell] = (),
-    *,
-    placed: Iterable[tuple[int, ...]] = (),
-    toroidal: bool = False,
-    knight: bool = False,
-    attack: Attack = "queen",
-    armies: int = 1,
-    independent: bool = True,
-    dominating: bool = False,
-    per_row: int | None = None,
-    per_column: int | None = None,
-    regions: Iterable[Iterable[int]] | None = None,
-    per_region: int | None = None,
-) -> CellModel:
-    """A board of n rows and m columns (m = n if None) where any number of pieces stand.
-
-    ``attack`` is "queen", "rook" (rows and columns) or "king"; ``toroidal``
-    wraps lines around the edges, ``knight`` adds the knight's moves.
-    ``blocked`` cells hold no piece (they neither stop attacks nor need
-    covering). ``independent``: no piece attacks one of another army (one
-    army: none attacks another); ``dominating``: every free cell is occupied
-    or attacked; ``armies=2``: two armies of equal size (peaceable when
-    independent); ``placed`` pieces are (row, col) or (row, col, army).
-
-    Quotas (one army): exactly ``per_row`` pieces on every row, ``per_column``
-    on every column, ``per_region`` on every region of ``regions`` (n rows of
-    m region numbers 0..R-1, every one used). Star Battle with k stars is
-    ``cells(n, attack="king", per_row=k, per_column=k, regions=grid,
-    per_region=k)``; the n-queens problem is ``cells(n, per_row=1)``.
-
-    >>> cells(8, per_row=1).count()
-    92
-    >>> cells(4, attack="rook", per_row=1, per_column=1).count(unique=True)
-    7
-    """
-    board = CellBoard(
-        n, n if m is None else m, tuple(blocked), attack=attack, toroidal=toroidal, knight=knight
-    )
-    problem = CellProblem(
-        board,
-        armies,
-        independent,
-        dominating,
-        tuple(placed),
-        per_row=per_row,
-        per_column=per_column,
-        regions=regions,  # type: ignore[arg-type]  # validated and made a tuple there
-        per_region=per_region,
-    )
-    return CellModel(problem)
-
-
-def _board(n: Any, m: int | None, blocked: Iterable[Cell]) -> tuple[int, int, tuple[Cell, ...]]:
-    """(rows, columns, blocked) from a size or from a one-queen-per-row ``Board``."""
-    if hasattr(n, "blocked") and hasattr(n, "n"):  # a cpqueens.Board
-        return n.n, n.n if m is None else m, (*n.blocked, *blocked)
-    return n, n if m is None else m, tuple(blocked)
-
-
-def independence(
-    n: Any,
-    m: int | None = None,
-    blocked: Iterable[Cell] = (),
-    *,
-    toroidal: bool = False,
-    attack: Attack = "queen",
-    knight: bool = False,
-    **options: Any,
-) -> Optimum:
-    """The most pieces no two of which attack each other, on an n x m board or a ``Board``.
-
-    >>> independence(8).value, independence(3, 5, blocked=[(1, 2)]).value
-    (8, 3)
-    """
-    rows, cols, holes = _board(n, m, blocked)
-    model = cells(rows, cols, holes, toroidal=toroidal, attack=attack, knight=knight)
-    return model.maximize(**options)
-
-
-def domination(
-    n: Any,
-    m: int | None = None,
-    blocked: Iterable[Cell] = (),
-    *,
-    independent: bool = False,
-    toroidal: bool = False,
-    attack: Attack = "queen",
-    knight: bool = False,
-    **options: Any,
-) -> Optimum:
-    """The fewest pieces that occupy or attack every free cell (OEIS A075458 for queens).
-
-    ``independent=True``: no two of them attack each other (A075324).
-
-    >>> domination(8).value, domination(8, independent=True).value
-    (5, 5)
-    """
-    rows, cols, holes = _board(n, m, blocked)
-    model = cells(
-        rows,
-        cols,
-        holes,
-        toroidal=toroidal,
-        attack=attack,
-        knight=knight,
-        independent=independent,
-        dominating=True,
-    )
-    return model.minimize(**options)
-
-
-def peaceable(
-    n: Any,
-    m: int | None = None,
-    blocked: Iterable[Cell] = (),
-    *,
-    toroidal: bool = False,
-    attack: Attack = "queen",
-    knight: bool = False,
-    **options: Any,
-) -> Optimum:
-    """The largest k such that k white and k black pieces attack none of the other army.
-
-    OEIS A250000 for queens; queens come back as (row, col, army). Proved by
-    the compiled line search on one core (``workers`` is not used there);
-    ``count=True`` counts the optimal armies with CP-SAT.
-
-    >>> peaceable(5).value
-    4
-    """
-    rows, cols, holes = _board(n, m, blocked)
-    model = cells(rows, cols, holes, toroidal=toroidal, attack=attack, knight=knight, armies=2)
-    return model.maximize(**options)
+#: ``count`` under a name that ``optimise``'s ``count`` option does not hide.
+count_solutions = count

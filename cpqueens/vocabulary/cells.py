@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from cpqueens.vocabulary.expressions import CondNode, evaluate
+
 Cell = tuple[int, int]
 #: A piece: (row, col, army); army 0 when there is one army.
 Piece = tuple[int, int, int]
@@ -323,6 +325,8 @@ class CellProblem:
     per_column: int | None = None
     regions: tuple[tuple[int, ...], ...] | None = None
     per_region: int | None = None
+    #: Users' conditions over the cells (``Model.where`` with ``x[r, c]``): expression nodes.
+    conditions: tuple[CondNode, ...] = ()
 
     def __post_init__(self) -> None:
         """Validate the fields and normalise the placed pieces."""
@@ -446,6 +450,8 @@ class CellProblem:
         """
         if name in SWAP_LINES and self.per_row != self.per_column:
             return False
+        if self.conditions and name != "identity":
+            return False  # a condition keeps no symmetry it was not shown to keep
         if self.regions is None:
             return True
         image: dict[int, int] = {}
@@ -507,6 +513,13 @@ class CellProblem:
             got = len(occupied.intersection(quota.cells))
             if got != quota.k:
                 return f"{quota.what} holds {got} pieces, expected {quota.k}"
+        if self.conditions:
+            grid = [[0] * board.cols for _ in range(board.rows)]
+            for r, c, army in pieces:
+                grid[r][c] = int(army == 0)
+            for condition in self.conditions:
+                if not evaluate(condition, grid):
+                    return f"the condition {condition} does not hold"
         return None
 
     def describe(self, sense: str | None = None, size: int | None = None) -> str:
@@ -538,6 +551,44 @@ class CellProblem:
                 out.append(f"sum x[r,c] over {over} = {k} for each {group}, 0 <= {bound}")
         if self.placed:
             out.append(f"placed: {list(self.placed)}")
+        out.extend(str(condition) for condition in self.conditions)
         if size is not None:
             out.append(f"{count} = {size}")
         return "\n  ".join(out)
+
+
+class Placement(tuple[Piece, ...]):
+    """One solution of a cell statement: its (row, col, army) pieces, a tuple that draws itself.
+
+    It equals the plain tuple of its pieces; ``shape`` is the board's (rows,
+    columns) and ``blocked`` its blocked cells, for the picture.
+
+    >>> p = Placement(((0, 1, 0),), (2, 2))
+    >>> p == ((0, 1, 0),), p.shape
+    (True, (2, 2))
+    """
+
+    shape: tuple[int, int]
+    blocked: tuple[Cell, ...]
+
+    def __new__(
+        cls, pieces: Iterable[Piece], shape: tuple[int, int], blocked: Iterable[Cell] = ()
+    ) -> Placement:
+        """The pieces of a solution on a board of ``shape`` with ``blocked`` cells."""
+        placement = super().__new__(cls, pieces)
+        placement.shape = shape
+        placement.blocked = tuple(blocked)
+        return placement
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Placement], tuple[tuple[Piece, ...], tuple[int, int], tuple[Cell, ...]]]:
+        """Pickle the pieces with the board's shape (a worker process may send it)."""
+        return (Placement, (tuple(self), self.shape, self.blocked))
+
+    def _repr_svg_(self) -> str:
+        """The board a notebook shows, the pieces of each army in its colour."""
+        from cpqueens.vocabulary.drawing import rectangle_svg
+
+        rows, cols = self.shape
+        return rectangle_svg(rows, cols, self.blocked, [(a, r, c) for r, c, a in self])

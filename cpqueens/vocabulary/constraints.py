@@ -13,7 +13,7 @@ kinds it translates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import add
 from typing import Protocol, runtime_checkable
@@ -71,6 +71,43 @@ class ConstraintKind(Protocol):
     def kept_by(self, n: int) -> tuple[str, ...]:
         """The board symmetries mapping the constraint onto itself (an n x n board)."""
         ...
+
+
+class Decomposes(Protocol):
+    """A kind that lowers itself: ``decompose`` states it in kinds the engines know.
+
+    CPMpy's ``GlobalConstraint.decompose()``: an engine that does not know
+    the kind states its decomposition instead (``lower``), usually
+    ``Where`` conditions over ``q`` (linear sums, tables, comparisons), which
+    CP-SAT, python-constraint and the bitmask search all state. A kind from
+    outside the package then counts on every engine with no edit to any.
+    """
+
+    def decompose(self, n: int, colours: int) -> tuple[object, ...]:
+        """The same constraint as kinds the engines know, on an n x n board."""
+        ...
+
+
+def lower(
+    constraints: Iterable[object], accepted: tuple[type, ...], n: int, colours: int
+) -> tuple[object, ...]:
+    """``constraints`` with each kind outside ``accepted`` replaced by its decomposition.
+
+    A kind an engine knows stays (its native path); one it does not know and
+    that has ``decompose(n, colours)`` is replaced, recursively; any other
+    stays, for the engine to refuse by name.
+
+    >>> lower([Forbidden(((0, 1),))], (Forbidden,), 4, 1)
+    (Forbidden(cells=((0, 1),)),)
+    """
+    found: list[object] = []
+    for constraint in constraints:
+        decompose = getattr(constraint, "decompose", None)
+        if not isinstance(constraint, accepted) and callable(decompose):
+            found.extend(lower(decompose(n, colours), accepted, n, colours))
+        else:
+            found.append(constraint)
+    return tuple(found)
 
 
 _OFFSET_TERMS = {0: "q{c}[r]", 1: "q{c}[r] + r", -1: "q{c}[r] - r"}

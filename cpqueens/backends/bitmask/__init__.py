@@ -34,6 +34,7 @@ from cpqueens.vocabulary.constraints import (
     Regions,
     Toroidal,
     Where,
+    lower,
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
@@ -139,7 +140,7 @@ def compile_plan(model) -> Plan:
     knight: set[int] = set()
     checks: list[tuple[tuple[int, int], CondNode]] = []
     rules: list[Regions | NoTouch] = []
-    for constraint in model.constraints:
+    for constraint in lower(model.constraints, SUPPORTS, n, colours):
         if isinstance(constraint, AllDifferent):
             offsets[constraint.colour].add(constraint.offset)
         elif isinstance(constraint, Forbidden):

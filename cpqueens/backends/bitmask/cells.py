@@ -33,9 +33,15 @@ CHUNK = 1 << 20
 def supports(problem: CellProblem, size: int | None = 0, unique: bool = False) -> bool:
     """Whether the kernels count ``problem``'s solutions of ``size``: one army, no classes.
 
-    Quotas (per row, column or region) are beyond the kernels: False.
+    Quotas (per row, column or region) and conditions are beyond the kernels: False.
     """
-    return problem.armies == 1 and size is not None and not unique and not problem.quotas
+    return (
+        problem.armies == 1
+        and size is not None
+        and not unique
+        and not problem.quotas
+        and not problem.conditions
+    )
 
 
 def _placed_fit(problem: CellProblem) -> bool:

@@ -32,6 +32,7 @@ def supports(problem: CellProblem) -> bool:
         and problem.independent
         and not problem.dominating
         and not problem.placed
+        and not problem.conditions
     )
 
 

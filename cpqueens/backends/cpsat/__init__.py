@@ -15,6 +15,7 @@ import atexit
 import queue
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -35,9 +36,11 @@ from cpqueens.vocabulary.constraints import (
     Regions,
     Toroidal,
     Where,
+    lower,
 )
 from cpqueens.vocabulary.expressions import (
     NEGATED,
+    CellVar,
     Comparison,
     CondNode,
     Distinct,
@@ -103,7 +106,7 @@ def build(
     with the fewest columns left goes first, a smaller search.
     """
     n, colours = model.n, model.colours
-    domains, rest = cell_domains(n, colours, model.constraints)
+    domains, rest = cell_domains(n, colours, lower(model.constraints, SUPPORTS, n, colours))
     all_different: list[AllDifferent] = []
     disjoint: list[Disjoint] = []
     symmetric: list[LexLeader | Invariant] = []
@@ -181,7 +184,7 @@ def build(
             cp.add(row_vars[r + 1] != row_vars[r] + 1)
             cp.add(row_vars[r + 1] != row_vars[r] - 1)
     # The user's conditions, stated natively (linear terms, abs, modulo, reified logic).
-    translator = _Conditions(cp, q, n)
+    translator = Conditions(cp, q, n)
     for condition in conditions:
         translator.post(condition.condition)
     # Symmetry breaking: the solution against its images under board symmetries.
@@ -196,7 +199,7 @@ def build(
     return cp, q
 
 
-class _Conditions:
+class Conditions:
     """Translate condition nodes into CP-SAT: every auxiliary variable is fixed by q.
 
     Integer nodes become linear expressions (``abs`` through
@@ -208,8 +211,12 @@ class _Conditions:
     enumerated exactly once.
     """
 
-    def __init__(self, cp: cp_model.CpModel, q: list[list[cp_model.IntVar]], n: int) -> None:
-        """Translate into ``cp`` over the variables ``q[colour][row]`` of an n x n board."""
+    def __init__(self, cp: cp_model.CpModel, q: list[list[Any]], n: int) -> None:
+        """Translate into ``cp`` over the variables ``q[colour][row]`` of an n x n board.
+
+        At the cell level ``q[row][col]`` is each cell's 0/1 variable (or 0 for
+        a cell no piece may take), which ``x[row, col]`` nodes read.
+        """
         self.cp, self.q, self.n = cp, q, n
 
     def term(self, node: IntNode) -> cp_model.LinearExprT:
@@ -219,6 +226,8 @@ class _Conditions:
             return node
         if isinstance(node, Var):
             return self.q[node.colour][node.row]
+        if isinstance(node, CellVar):
+            return self.q[node.row][node.col]
         if isinstance(node, Element):
             target = cp.new_int_var(min(node.values), max(node.values), "element")
             cp.add_element(self.term(node.index), list(node.values), target)

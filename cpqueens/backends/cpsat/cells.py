@@ -93,6 +93,14 @@ def build(
     # Quotas: exactly k pieces on the free cells of each row, column, region.
     for quota in problem.quotas:
         cp.add(sum(x[0][cell] for cell in quota.cells) == quota.k)
+    # Users' conditions over x[r, c] (army 0's pieces).
+    if problem.conditions:
+        from cpqueens.backends.cpsat import Conditions
+
+        grid = [[x[0][(r, c)] for c in range(board.cols)] for r in range(board.rows)]
+        translator = Conditions(cp, grid, 2)
+        for condition in problem.conditions:
+            translator.post(condition)
     if size is not None:
         cp.add(sum(x[0].values()) == size)
     if symmetry:

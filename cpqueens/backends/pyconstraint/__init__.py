@@ -30,6 +30,7 @@ from cpqueens.vocabulary.constraints import (
     Regions,
     Toroidal,
     Where,
+    lower,
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 from cpqueens.vocabulary.geometry import transform
@@ -197,7 +198,7 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
     has no free cell (python-constraint refuses empty domains).
     """
     n, colours = model.n, model.colours
-    domains, pending = cell_domains(n, colours, model.constraints)
+    domains, pending = cell_domains(n, colours, lower(model.constraints, SUPPORTS, n, colours))
     for item in pending:  # the cell constraints are in the domains already
         if not isinstance(item, SUPPORTS):
             raise unsupported(NAME, item)

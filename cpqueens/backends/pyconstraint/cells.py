@@ -37,6 +37,7 @@ from cpqueens.backends.outcome import Outcome, Progress
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
 from cpqueens.vocabulary.cells import CellProblem, Piece
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
+from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
 NAME = "python-constraint"
 Sense = Literal["maximize", "minimize"]
@@ -132,6 +133,22 @@ def build(
             csp.addConstraint(pc.MinSumConstraint(at_least), mine)
         if at_most is not None:
             csp.addConstraint(pc.MaxSumConstraint(at_most), mine)
+    # Users' conditions over x[r, c]: checked once every cell they read has a value.
+    for condition in problem.conditions:
+        read = [(r, c) for r, c in reads(condition)]
+        names = [(0, r, c) for r, c in read if (r, c) not in board.blocked]
+
+        def holds(*values: int, condition: CondNode = condition, read: list = read) -> bool:
+            grid = [[0] * board.cols for _ in range(board.rows)]
+            free_values = iter(values)
+            for r, c in read:
+                grid[r][c] = 0 if (r, c) in board.blocked else next(free_values)
+            return bool(evaluate(condition, grid))
+
+        if names:
+            csp.addConstraint(pc.FunctionConstraint(holds), names)
+        elif not holds():
+            return None  # a condition on blocked cells only, false: no solution
     csp.addConstraint(Clock(deadline), variables)
     return csp
 
