@@ -135,6 +135,15 @@ def test_every_size_from_5_to_12(n):
     assert_reads(shots.png(shots.board(p.regions, shots.Look(cell=40))), p)
 
 
+@pytest.mark.parametrize(
+    ("alpha", "factor"), [(0.25, 1), (0.15, 0.5), (None, 0.5)], ids=["faint", "fainter", "none"]
+)
+def test_faint_thin_lines_or_none_the_board_told_by_its_outline(alpha, factor):
+    p = puzzle(9, 0)
+    look = shots.Look(line_alpha=alpha, thin=1) if alpha else shots.Look(line=None)
+    assert_reads(shots.png(shots.scaled(shots.desktop(p.regions, look), factor)), p)
+
+
 def test_highlighted_cells_queens_and_crosses_are_read_under():
     p = puzzle(9, 0)
     solution = p.solve()

@@ -22,6 +22,7 @@ numpy is imported by the caller; nothing here knows colours.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,10 @@ from cpqueens.errors import ImageReadError
 
 #: How much darker than its surroundings (grey levels, 0-255) a line's pixel is.
 LINE_CONTRAST = 32
+#: Fainter lines looked for when none of ``LINE_CONTRAST`` make a board.
+FAINTER = (20, 12)
+#: The lattices tried at each contrast, best first.
+MAX_GRIDS = 3
 #: Half the window of the top-hat: lines up to about twice this wide are found.
 HALF_WINDOW = 5
 #: The board sizes read.
@@ -117,7 +122,7 @@ def _runs(mask: np.ndarray, least: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     return rows[keep], starts[keep], ends[keep]
 
 
-def _line_groups(mask: np.ndarray, least: int) -> list[list[_Line]]:
+def _line_groups(mask: np.ndarray, least: int, fewest: int = 3) -> list[list[_Line]]:
     """The long runs of ``mask``'s rows grouped by extent; each group's lines (rows merged)."""
     rows, starts, ends = _runs(_close_gaps(mask), least)
     if len(rows) > MAX_RUNS_PER_PIXEL * sum(mask.shape):
@@ -147,7 +152,7 @@ def _line_groups(mask: np.ndarray, least: int) -> list[list[_Line]]:
                 block = []
             if member[0] >= 0:
                 block.append(member)
-        if len(lines) >= 3:
+        if len(lines) >= fewest:
             found.append(lines)
     found.sort(key=len, reverse=True)
     return found[:MAX_GROUPS]
@@ -216,11 +221,108 @@ def _cells(period: float, phase: float, lo: float, hi: float) -> list[float]:
     return bounds
 
 
-def find(darkness: np.ndarray) -> Grid:
-    """The board's lattice, from :func:`ink` of the picture; ImageReadError if there is none."""
+def find(darkness: np.ndarray) -> Iterator[Grid]:
+    """The lattices that could be the board, likeliest first, from :func:`ink` of the picture.
+
+    Lines are looked for as at least ``LINE_CONTRAST`` darker than their
+    surroundings, then fainter (the game's thin lines are a light shade of
+    black, fainter still in a scaled JPEG); last, by the board's dark
+    outline and where the ink falls inside it.
+    Raises ImageReadError, once the lattices found are used up, if there
+    were none.
+    """
+    failure: ImageReadError | None = None
+    seen: set[Grid] = set()
+    for contrast in (LINE_CONTRAST, *FAINTER):
+        try:
+            grids = _find(darkness >= contrast)
+        except ImageReadError as error:
+            failure = failure or error
+            continue
+        for grid in grids[:MAX_GRIDS]:
+            if grid not in seen:
+                seen.add(grid)
+                yield grid
+    for grid in _by_outline(darkness):
+        if grid not in seen:
+            seen.add(grid)
+            yield grid
+    if not seen:
+        assert failure is not None
+        raise failure
+
+
+def _by_outline(darkness: np.ndarray) -> list[Grid]:
+    """Boards found by their outline, the size told by where the ink falls inside.
+
+    For boards whose thin lines are too faint to run across the board: the
+    outer border still does (top and bottom, left and right, each a long
+    line of one extent), and inside it the thick region borders fall on the
+    lattice. Each size n from ``MIN_N`` to ``MAX_N`` is scored by the ink on
+    its lattice lines less the ink halfway between them; the best, if it
+    stands out, is the board.
+    """
     h, w = darkness.shape
     least = max(24, int(0.12 * min(h, w)))
     mask = darkness >= LINE_CONTRAST
+    if mask.mean() > MAX_INK:
+        return []
+    across = _line_groups(mask, least, fewest=2)
+    down = _line_groups(np.ascontiguousarray(mask.T), least, fewest=2)
+    ink = darkness.astype(np.float32)
+    found: list[tuple[float, Grid]] = []
+    for rows in across:
+        top, bottom = rows[0].at, rows[-1].at
+        x_lo, x_hi = _extent(rows)
+        for cols in down:
+            left, right = cols[0].at, cols[-1].at
+            y_lo, y_hi = _extent(cols)
+            side = right - left
+            if side < MIN_N * MIN_PERIOD or abs((bottom - top) - side) > 0.04 * side:
+                continue
+            tol = 0.12 * side
+            if abs(x_lo - left) > tol or abs(x_hi - right) > tol:
+                continue
+            if abs(y_lo - top) > tol or abs(y_hi - bottom) > tol:
+                continue
+            inside = ink[round(top) : round(bottom), round(left) : round(right) + 1]
+            across_ink = inside.mean(axis=0)  # ink of each column: vertical lines
+            down_ink = inside.mean(axis=1)
+            scores = []
+            for n in range(MIN_N, MAX_N + 1):
+                score = _lattice_score(across_ink, n) + _lattice_score(down_ink, n)
+                scores.append((score, n))
+            scores.sort(reverse=True)
+            (best, n), (second, _) = scores[0], scores[1]
+            if best <= 0 or best < 1.3 * max(second, 0):
+                continue
+            xs = tuple(left + k * (right - left) / n for k in range(n + 1))
+            ys = tuple(top + k * (bottom - top) / n for k in range(n + 1))
+            found.append((best, Grid(n, xs, ys)))
+    found.sort(key=lambda item: -item[0])
+    return [grid for _, grid in found[:MAX_GRIDS]]
+
+
+def _lattice_score(profile: np.ndarray, n: int) -> float:
+    """Mean ink on the n - 1 inner lines of a lattice of n cells over ``profile``, less between."""
+    period = (len(profile) - 1) / n
+    if period < MIN_PERIOD:
+        return -1.0
+    size = len(profile)
+
+    def near(x: float) -> float:
+        i = round(x)
+        return float(profile[max(i - 1, 0) : min(i + 2, size)].max())
+
+    on = np.mean([near(k * period) for k in range(1, n)])
+    off = np.mean([near((k + 0.5) * period) for k in range(n)])
+    return float(on - off)
+
+
+def _find(mask: np.ndarray) -> list[Grid]:
+    """The board's lattice in ``mask``, the pixels of dark lines."""
+    h, w = mask.shape
+    least = max(24, int(0.12 * min(h, w)))
     if mask.mean() > MAX_INK:
         raise ImageReadError(
             "no board found: the picture is dark detail all over (noise?), not a grid of lines"
@@ -229,7 +331,7 @@ def find(darkness: np.ndarray) -> Grid:
     down = _line_groups(np.ascontiguousarray(mask.T), least)  # vertical lines
     if not across or not down:
         raise ImageReadError("no board found: no grid of long straight lines in the picture")
-    best: tuple[float, Grid] | None = None
+    found: list[tuple[float, Grid]] = []
     seen = ""
     down_extents = [_extent(cols) for cols in down]
     for rows in across:
@@ -262,11 +364,10 @@ def find(darkness: np.ndarray) -> Grid:
             if not MIN_N <= n <= MAX_N:
                 seen = seen or f"a {n}x{n} grid, expected {MIN_N} to {MAX_N} cells a side"
                 continue
-            score = s_rows + s_cols
-            if best is None or score > best[0]:
-                best = (score, Grid(n, tuple(xs), tuple(ys)))
-    if best is None:
+            found.append((s_rows + s_cols, Grid(n, tuple(xs), tuple(ys))))
+    if not found:
         raise ImageReadError(
             "no board found: " + (seen or "the long lines in the picture form no square grid")
         )
-    return best[1]
+    found.sort(key=lambda item: -item[0])
+    return [grid for _, grid in found]

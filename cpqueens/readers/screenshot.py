@@ -1,7 +1,7 @@
 """Reading the Queens game from a screenshot: the grid, each cell's colour, the regions.
 
 :func:`read` opens the picture (:mod:`~cpqueens.readers.images`), shrinks a
-large one to about a million pixels (box averaging keeps thin lines as
+large one to about two million pixels (box averaging keeps thin lines as
 fainter lines), finds the lattice (:mod:`~cpqueens.readers.lattice`),
 samples each cell's colour and what it holds
 (:mod:`~cpqueens.readers.colours`), keeps the readings that agree with the
@@ -26,7 +26,7 @@ Cell = tuple[int, int]
 Regions = tuple[tuple[int, ...], ...]
 
 #: A picture larger than this many pixels is shrunk by a whole factor before it is read.
-WORKING_PIXELS = 1_300_000
+WORKING_PIXELS = 2_200_000
 
 
 @dataclass(frozen=True)
@@ -110,8 +110,7 @@ def read(source: Any) -> Reading:
     """
     import numpy as np
 
-    from cpqueens.readers import borders, images, lattice
-    from cpqueens.readers import colours as colour_groups
+    from cpqueens.readers import images, lattice
 
     image = images.load(source)
     width, height = image.size
@@ -122,7 +121,21 @@ def read(source: Any) -> Reading:
     rgb = np.asarray(work, dtype=np.uint8)
     grey = np.asarray(work.convert("L"), dtype=np.uint8)
     darkness = lattice.ink(grey)
-    grid = lattice.find(darkness)
+    first: ImageReadError | None = None
+    for grid in lattice.find(darkness):
+        try:
+            return _read_grid(grid, rgb, grey, darkness, factor, image)
+        except ImageReadError as error:
+            first = first or error
+    assert first is not None
+    raise first
+
+
+def _read_grid(grid: Any, rgb: Any, grey: Any, darkness: Any, factor: int, image: Any) -> Reading:
+    """The reading of the board at ``grid`` (working pixels; ``factor`` to the picture's)."""
+    from cpqueens.readers import borders
+    from cpqueens.readers import colours as colour_groups
+
     colours = colour_groups.sample(rgb, grid)
     held = colour_groups.marks(grey, grid, colours)
     found = colour_groups.readings(colours)
@@ -140,7 +153,7 @@ def read(source: Any) -> Reading:
         options=tuple(options),
         queens=tuple((r, c) for r in range(n) for c in range(n) if held[r, c] == 2),
         crosses=tuple((r, c) for r in range(n) for c in range(n) if held[r, c] == 1),
-        size=(width, height),
+        size=image.size,
         image=image,
     )
     if not found.options:
