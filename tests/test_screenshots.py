@@ -87,7 +87,9 @@ def test_same_regions_is_equality_up_to_renaming():
 # -- what players capture -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize(
+    "dark", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["light", "dark"]
+)
 def test_a_phone_screenshot_reads_exactly(dark):
     p = puzzle(9, 1)
     shot = shots.phone(p.regions, dark=dark)
@@ -129,6 +131,7 @@ def test_a_scaled_phone_jpeg():
     assert_reads(shots.jpeg(shots.scaled(shots.phone(p.regions), 0.5), 60), p)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [5, 6, 7, 8, 9, 10, 11, 12])
 def test_every_size_from_5_to_12(n):
     p = puzzle(n, 1)
@@ -355,7 +358,9 @@ def test_the_cli_checks_counts_and_explains_a_screenshot(tmp_path):
     assert explain.returncode == 0 and b"difficulty:" in explain.stdout
 
 
-@pytest.mark.parametrize("name", sorted(BAD))
+@pytest.mark.parametrize(
+    "name", [n if n == "bomb" else pytest.param(n, marks=pytest.mark.slow) for n in sorted(BAD)]
+)
 def test_the_cli_refuses_a_bad_image_in_one_line(tmp_path, name):
     make, words = BAD[name]
     (tmp_path / "bad.png").write_bytes(make())
@@ -366,6 +371,7 @@ def test_the_cli_refuses_a_bad_image_in_one_line(tmp_path, name):
     assert words in line
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_an_ambiguous_reading_in_one_line(tmp_path):
     _, data = _ambiguous()
     (tmp_path / "shot.png").write_bytes(data)
