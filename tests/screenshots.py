@@ -75,6 +75,8 @@ class Look:
     line: RGB | None = LINE
     #: if set, thin lines are black this opaque over the cells instead (0.2: faint)
     line_alpha: float | None = None
+    #: a queen's width, as a fraction of the cell
+    queen_size: float = 0.55
 
 
 def _tone(colour: RGB, factor: float) -> RGB:
@@ -176,7 +178,7 @@ def board(regions: Sequence[Sequence[int]], look: Look | None = None) -> Image.I
         width=thick,
     )
     for r, c in look.queens:
-        _crown(draw, margin + (c + 0.5) * cell, margin + (r + 0.5) * cell, cell * 0.55)
+        _crown(draw, margin + (c + 0.5) * cell, margin + (r + 0.5) * cell, cell * look.queen_size)
     for r, c in look.crosses:
         x, y, h = margin + (c + 0.5) * cell, margin + (r + 0.5) * cell, cell * 0.12
         width = max(1, round(cell * 0.035))

@@ -2,7 +2,7 @@
 
 The game draws a thin line between two cells of one region and a thick one
 between regions. Each line's ink (the darkness the top-hat keeps, summed
-across the line over a band a sixth of a cell wide, median along its middle
+across the line over a band a fifth of a cell wide, median along its middle
 half) measures its width whatever the scale, the anti-aliasing or the JPEG
 blur. When the widths fall in two clearly separate groups, every line that
 is plainly thin or plainly thick is a fact a reading of the colours must
@@ -19,7 +19,7 @@ import numpy as np
 from cpqueens.readers.lattice import Grid
 
 #: The half-width of the band across a line, as a fraction of a cell's side.
-BAND = 0.15
+BAND = 0.1
 #: Thick lines carry at least this many times the ink of thin ones, or the widths say nothing.
 RATIO = 1.6
 #: A line within this fraction of the gap from the other group's mean is not told.
@@ -52,12 +52,17 @@ def _edges(n: int) -> list[Edge]:
     return across + down
 
 
-def widths(darkness: np.ndarray, grid: Grid) -> dict[Edge, float]:
-    """Each inner line's ink: darkness summed across it, the median along its middle half."""
+def widths(darkness: np.ndarray, grid: Grid, grey: np.ndarray) -> dict[Edge, float]:
+    """Each inner line's ink: darkness summed across it, the median along its middle half.
+
+    A pixel's darkness counts as a share of its surroundings' brightness (the
+    closing, ``grey + darkness``), so a black line is as wide beside a cell
+    drawn darker as beside any other.
+    """
     h, w = darkness.shape
     side = grid.period
     band = max(2, round(BAND * side))
-    ink = darkness.astype(np.float32) / 255.0
+    ink = darkness.astype(np.float32) / np.maximum(darkness + grey.astype(np.float32), 1.0)
     out: dict[Edge, float] = {}
     for edge in _edges(grid.n):
         (r, c), (rr, _) = edge
@@ -80,9 +85,9 @@ def widths(darkness: np.ndarray, grid: Grid) -> dict[Edge, float]:
     return out
 
 
-def tell(darkness: np.ndarray, grid: Grid) -> Borders:
+def tell(darkness: np.ndarray, grid: Grid, grey: np.ndarray) -> Borders:
     """The lines plainly thin and plainly thick, or none when the widths are not two groups."""
-    found = widths(darkness, grid)
+    found = widths(darkness, grid, grey)
     if len(found) < 4:
         return Borders(frozenset(), frozenset())
     values = np.array(sorted(found.values()))

@@ -139,7 +139,7 @@ def _read_grid(grid: Any, rgb: Any, grey: Any, darkness: Any, factor: int, image
     colours = colour_groups.sample(rgb, grid)
     held = colour_groups.marks(grey, grid, colours)
     found = colour_groups.readings(colours)
-    lines = borders.tell(darkness, grid)
+    lines = borders.tell(darkness, grid, grey)
     options = [regions for regions in found.options if not lines.conflicts(regions)]
     if not options and found.options:
         options = _repaired(found.options[0], lines, colours)
