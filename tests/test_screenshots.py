@@ -165,6 +165,19 @@ def test_highlighted_cells_queens_and_crosses_are_read_under():
     assert given.queens == tuple(sorted(solution[:4])) and given.count() == 1
 
 
+def test_the_overlay_draws_a_queen_on_each_solution_cell_and_nowhere_else():
+    p = puzzle(8, 1)
+    solution = p.solve()
+    look = shots.Look(cell=50)
+    shot = Puzzle.read_screenshot(shots.png(shots.board(p.regions, look)))
+    drawn = Image.open(io.BytesIO(shot.overlay(solution))).convert("RGB")
+    left, top, _, _ = shots.board_box(p.regions, look)
+    for r in range(8):
+        for c in range(8):
+            x, y = left + c * 50 + 25, top + r * 50 + 25
+            assert (sum(drawn.getpixel((x, y))) < 60) == ((r, c) in solution), (r, c)
+
+
 def test_region_colours_25_apart_are_told_apart():
     p = puzzle(12, 0)
     assert_reads(shots.png(shots.board(p.regions, shots.Look(palette=shots.CLOSE))), p)

@@ -32,6 +32,8 @@ THRESHOLDS = (10.0, 7.0, 5.0)
 TONE_FIT = 9.0
 #: Readings costing more than the cheapest plus this are not considered.
 MARGIN = 5.0
+#: The most ways of merging copies into their colours weighed; past it, no reading is given.
+MAX_MERGES = 20_000
 #: A cell this far (grey levels, any channel) from its group's median colour is in doubt.
 OFF_TONE = 6.0
 #: The most cells in doubt whose alternatives are all tried together.
@@ -144,8 +146,7 @@ def readings(colours: np.ndarray) -> Readings:
     """The region grids ``colours`` (n, n, 3) can be read as: n groups, tones merged."""
     n = colours.shape[0]
     flat = colours.reshape(-1, 3)
-    labels = _groups(flat, THRESHOLDS[0])
-    threshold = THRESHOLDS[0]
+    labels, threshold = np.zeros(len(flat), dtype=int), THRESHOLDS[0]
     for threshold in THRESHOLDS:
         labels = _groups(flat, threshold)
         if labels.max() + 1 >= n:
@@ -168,6 +169,8 @@ def readings(colours: np.ndarray) -> Readings:
     for chosen in combinations(copies, k - n):
         kept = [g for g in range(k) if g not in chosen]
         choices = [[j for j in kept if np.isfinite(cost[i, j])] for i in chosen]
+        if len(found) >= MAX_MERGES:  # too many ways to weigh them all: not sure of any
+            return Readings((), k, threshold)
         for bases in product(*choices):
             total = float(sum(cost[i, j] for i, j in zip(chosen, bases, strict=True)))
             merged = labels.copy()
