@@ -139,12 +139,14 @@ def test_every_size_from_5_to_12(n):
 
 
 @pytest.mark.parametrize(
-    ("alpha", "factor"), [(0.25, 1), (0.15, 0.5), (None, 0.5)], ids=["faint", "fainter", "none"]
+    ("alpha", "factor", "dark"),
+    [(0.25, 1, False), (0.15, 0.5, False), (None, 0.5, False), (None, 0.75, True)],
+    ids=["faint", "fainter", "none", "none-dark"],
 )
-def test_faint_thin_lines_or_none_the_board_told_by_its_outline(alpha, factor):
+def test_faint_thin_lines_or_none_the_board_told_by_its_outline(alpha, factor, dark):
     p = puzzle(9, 0)
     look = shots.Look(line_alpha=alpha, thin=1) if alpha else shots.Look(line=None)
-    assert_reads(shots.png(shots.scaled(shots.desktop(p.regions, look), factor)), p)
+    assert_reads(shots.png(shots.scaled(shots.desktop(p.regions, look, dark=dark), factor)), p)
 
 
 def test_highlighted_cells_queens_and_crosses_are_read_under():

@@ -34,6 +34,8 @@ from cpqueens.errors import ImageReadError
 LINE_CONTRAST = 32
 #: Fainter lines looked for when none of ``LINE_CONTRAST`` make a board.
 FAINTER = (20, 12)
+#: Cells are at least this bright (grey level) on a dark page.
+BRIGHT = 100
 #: The lattices tried at each contrast, best first.
 MAX_GRIDS = 3
 #: Half the window of the top-hat: lines up to about twice this wide are found.
@@ -221,13 +223,14 @@ def _cells(period: float, phase: float, lo: float, hi: float) -> list[float]:
     return bounds
 
 
-def find(darkness: np.ndarray) -> Iterator[Grid]:
+def find(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[Grid]:
     """The lattices that could be the board, likeliest first, from :func:`ink` of the picture.
 
     Lines are looked for as at least ``LINE_CONTRAST`` darker than their
     surroundings, then fainter (the game's thin lines are a light shade of
-    black, fainter still in a scaled JPEG); last, by the board's dark
-    outline and where the ink falls inside it.
+    black, fainter still in a scaled JPEG); last, by the board's outline
+    (its dark border, or with ``grey`` its bright cells on a dark page) and
+    where the ink falls inside it.
     Raises ImageReadError, once the lattices found are used up, if there
     were none.
     """
@@ -243,7 +246,7 @@ def find(darkness: np.ndarray) -> Iterator[Grid]:
             if grid not in seen:
                 seen.add(grid)
                 yield grid
-    for grid in _by_outline(darkness):
+    for grid in _by_outline(darkness, grey):
         if grid not in seen:
             seen.add(grid)
             yield grid
@@ -252,25 +255,54 @@ def find(darkness: np.ndarray) -> Iterator[Grid]:
         raise failure
 
 
-def _by_outline(darkness: np.ndarray) -> list[Grid]:
+def _by_outline(darkness: np.ndarray, grey: np.ndarray | None = None) -> list[Grid]:
     """Boards found by their outline, the size told by where the ink falls inside.
 
     For boards whose thin lines are too faint to run across the board: the
     outer border still does (top and bottom, left and right, each a long
-    line of one extent), and inside it the thick region borders fall on the
-    lattice. Each size n from ``MIN_N`` to ``MAX_N`` is scored by the ink on
-    its lattice lines less the ink halfway between them; the best, if it
-    stands out, is the board.
+    line of one extent), and on a dark page the cells make a bright square
+    block. Inside, the thick region borders fall on the lattice: each size n
+    from ``MIN_N`` to ``MAX_N`` is scored by the ink on its lattice lines
+    less the ink halfway between them; the best, if it stands out, is the
+    board.
     """
     h, w = darkness.shape
     least = max(24, int(0.12 * min(h, w)))
     mask = darkness >= LINE_CONTRAST
     if mask.mean() > MAX_INK:
         return []
-    across = _line_groups(mask, least, fewest=2)
-    down = _line_groups(np.ascontiguousarray(mask.T), least, fewest=2)
+    boxes = _outlines(mask, least)
+    if grey is not None:
+        boxes += _bright_blocks(grey, least)
     ink = darkness.astype(np.float32)
     found: list[tuple[float, Grid]] = []
+    for left, right, top, bottom in boxes:
+        inside = ink[round(top) : round(bottom), round(left) : round(right) + 1]
+        scores = sorted(
+            (
+                (_lattice_score(inside.mean(axis=0), n) + _lattice_score(inside.mean(axis=1), n), n)
+                for n in range(MIN_N, MAX_N + 1)
+            ),
+            reverse=True,
+        )
+        (best, n), (second, _) = scores[0], scores[1]
+        if best <= 0 or best < 1.3 * max(second, 0):
+            continue
+        xs = tuple(left + k * (right - left) / n for k in range(n + 1))
+        ys = tuple(top + k * (bottom - top) / n for k in range(n + 1))
+        found.append((best, Grid(n, xs, ys)))
+    found.sort(key=lambda item: -item[0])
+    return [grid for _, grid in found[:MAX_GRIDS]]
+
+
+Box = tuple[float, float, float, float]
+
+
+def _outlines(mask: np.ndarray, least: int) -> list[Box]:
+    """Squares (left, right, top, bottom) framed by two long lines each way, of matching extents."""
+    across = _line_groups(mask, least, fewest=2)
+    down = _line_groups(np.ascontiguousarray(mask.T), least, fewest=2)
+    boxes = []
     for rows in across:
         top, bottom = rows[0].at, rows[-1].at
         x_lo, x_hi = _extent(rows)
@@ -285,22 +317,44 @@ def _by_outline(darkness: np.ndarray) -> list[Grid]:
                 continue
             if abs(y_lo - top) > tol or abs(y_hi - bottom) > tol:
                 continue
-            inside = ink[round(top) : round(bottom), round(left) : round(right) + 1]
-            across_ink = inside.mean(axis=0)  # ink of each column: vertical lines
-            down_ink = inside.mean(axis=1)
-            scores = []
-            for n in range(MIN_N, MAX_N + 1):
-                score = _lattice_score(across_ink, n) + _lattice_score(down_ink, n)
-                scores.append((score, n))
-            scores.sort(reverse=True)
-            (best, n), (second, _) = scores[0], scores[1]
-            if best <= 0 or best < 1.3 * max(second, 0):
+            boxes.append((left, right, top, bottom))
+    return boxes
+
+
+def _bright_blocks(grey: np.ndarray, least: int) -> list[Box]:
+    """Squares of bright pixels, lines aside, on a dark page: the cells of a board in dark mode.
+
+    The rows' long bright runs of one extent give the board's left and right,
+    the columns' its top and bottom (a rounded corner shortens only the
+    outermost); a square whose runs fill most of its side is a board.
+    """
+    bright = _running(grey, 2, 1, np.maximum) >= BRIGHT  # thin dark lines closed over
+    rows = _groups_of_runs(bright, least)
+    cols = _groups_of_runs(
+        np.ascontiguousarray(_running(grey, 2, 0, np.maximum).T) >= BRIGHT, least
+    )
+    boxes = []
+    for (left, right), many_rows in rows:
+        for (top, bottom), many_cols in cols:
+            side = right - left
+            if side < MIN_N * MIN_PERIOD or abs((bottom - top) - side) > 0.04 * side:
                 continue
-            xs = tuple(left + k * (right - left) / n for k in range(n + 1))
-            ys = tuple(top + k * (bottom - top) / n for k in range(n + 1))
-            found.append((best, Grid(n, xs, ys)))
-    found.sort(key=lambda item: -item[0])
-    return [grid for _, grid in found[:MAX_GRIDS]]
+            if min(many_rows, many_cols) < 0.7 * side:
+                continue
+            boxes.append((float(left), float(right), float(top), float(bottom)))
+    return boxes
+
+
+def _groups_of_runs(mask: np.ndarray, least: int) -> list[tuple[tuple[int, int], int]]:
+    """The extents (start, end) shared by many rows' long runs of ``mask``, and how many rows."""
+    rows, starts, ends = _runs(mask, least)
+    if len(rows) > MAX_RUNS_PER_PIXEL * sum(mask.shape):
+        return []
+    counts: dict[tuple[int, int], int] = {}
+    for start, end in zip((starts // 3).tolist(), (ends // 3).tolist(), strict=True):
+        counts[(start, end)] = counts.get((start, end), 0) + 1
+    best = sorted(counts.items(), key=lambda item: -item[1])[:MAX_GROUPS]
+    return [((3 * a, 3 * b), count) for (a, b), count in best]
 
 
 def _lattice_score(profile: np.ndarray, n: int) -> float:

@@ -122,7 +122,7 @@ def read(source: Any) -> Reading:
     grey = np.asarray(work.convert("L"), dtype=np.uint8)
     darkness = lattice.ink(grey)
     first: ImageReadError | None = None
-    for grid in lattice.find(darkness):
+    for grid in lattice.find(darkness, grey):
         try:
             return _read_grid(grid, rgb, grey, darkness, factor, image)
         except ImageReadError as error:
