@@ -120,13 +120,14 @@ class Model(Problem):
         >>> model(8, per_row=None, per_column=None).count(queens=8)
         92
         """
-        if self.cells is not None or queens is not None:
+        if self.cells is not None:
             _no_pool("count", workers=workers, executor=executor, checkpoint=checkpoint)
             from cpqueens.tasks import optimise
 
             return optimise.count(
-                self.lowered(), queens, unique=unique, backend=backend, time_limit=time_limit
+                self.cells, queens, unique=unique, backend=backend, time_limit=time_limit
             )
+        self._check_queens(queens)
         return count_task.count(
             self,
             backend,
@@ -136,6 +137,19 @@ class Model(Problem):
             progress=progress,
             checkpoint=checkpoint,
             time_limit=time_limit,
+        )
+
+    def _check_queens(self, queens: object) -> None:
+        """Refuse a ``queens`` other than None or n: one queen per row puts n on the board."""
+        if queens is None or (
+            isinstance(queens, int) and not isinstance(queens, bool) and queens == self.n
+        ):
+            return
+        if isinstance(queens, bool) or not isinstance(queens, int) or queens < 0:
+            raise TypeError(f"queens must be an int >= 0 or None, got {queens!r}")
+        raise ValueError(
+            f"queens={queens} contradicts the statement: one queen per row puts {self.n} queens "
+            "of each colour in every solution (per_row=None states any number)"
         )
 
     def engine(self, backend: BackendName = DEFAULT_BACKEND, *, path: bool = False) -> str:
@@ -183,8 +197,9 @@ class Model(Problem):
         if not isinstance(unique, bool):
             raise TypeError(f"unique must be True or False, got {unique!r}")
         seconds = check_time_limit(time_limit)
-        if self.cells is not None or queens is not None:
+        if self.cells is not None:
             return self._placements(backend, limit, queens, unique, seconds)
+        self._check_queens(queens)
         resolve(self, backend)  # an unknown or missing backend fails here, not when iterated
         return self._solutions(backend, limit, unique, seconds)
 
@@ -199,7 +214,7 @@ class Model(Problem):
         """The solutions of the cell statement as ``Placement``s, at most ``limit``."""
         from cpqueens.tasks import optimise
 
-        problem = self.lowered()
+        problem = self.lowered()  # the cell statement
         found = optimise.solutions(
             problem, queens, unique=unique, backend=backend, time_limit=time_limit
         )
@@ -307,13 +322,14 @@ class Model(Problem):
     def to_cpmpy(self) -> tuple[Any, Any]:
         """A ``cpmpy.Model`` of this model and its variables ``q`` (colours x n).
 
+        A statement at the cell level gives its 0/1 variables ``x`` (armies x rows x columns).
+
         CPMpy is an optional extra: ``pip install 'cpqueens[cpmpy]'``.
         """
         if self.cells is not None:
-            raise NotSupportedError(
-                "to_cpmpy() exports one-queen-per-row models; this statement is at the cell "
-                "level: to_cpsat() gives its CP-SAT model"
-            )
+            from cpqueens.backends.cpsat.export import cells_to_cpmpy
+
+            return cells_to_cpmpy(self.cells)
         from cpqueens.backends.cpsat.export import to_cpmpy
 
         return to_cpmpy(self)
@@ -326,18 +342,17 @@ class Model(Problem):
         A statement at the cell level is counted by every engine that states
         it (at least two), ``queens`` pieces per army if given.
         """
-        if self.cells is not None or queens is not None or unique or time_limit is not None:
-            if self.cells is None and queens is None:
-                return _agree(
-                    {
-                        name: self.count(name, unique=unique, time_limit=time_limit)
-                        for name in installed_backends()
-                    }
-                )
+        if self.cells is not None:
             from cpqueens.tasks import optimise
 
-            return optimise.cross_check(
-                self.lowered(), queens, unique=unique, time_limit=time_limit
+            return optimise.cross_check(self.cells, queens, unique=unique, time_limit=time_limit)
+        self._check_queens(queens)
+        if unique or time_limit is not None:
+            return _agree(
+                {
+                    name: self.count(name, unique=unique, time_limit=time_limit)
+                    for name in installed_backends()
+                }
             )
         return _agree({name: self.count(name) for name in installed_backends()})
 

@@ -292,7 +292,7 @@ BAD = [
     (
         {"regions": "ABCD", "per_region": 1},
         TypeError,
-        "regions must be 4 rows of 4 region numbers (ints), got 'ABCD'",
+        "regions must be a grid: 4 rows of 4 region numbers (ints), got 'ABCD'",
     ),
     ({"per_row": 1, "armies": 2}, ValueError, "quotas (per_row) need one army, got armies=2"),
 ]

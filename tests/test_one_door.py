@@ -235,3 +235,35 @@ def test_x_on_a_one_queen_per_row_model_is_its_column_test():
     assert ordered.lowered().conditions  # stated over x[r, c]
     with pytest.raises(NotSupportedError, match=r"write conditions with x\[row, col\]"):
         cpqueens.model(4, per_row=None, per_column=None).q  # noqa: B018
+
+
+def test_cell_statements_export_to_cpmpy_and_cpsat():
+    from ortools.sat.python import cp_model
+
+    class Count(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.seen = 0
+
+        def on_solution_callback(self):
+            self.seen += 1
+
+    statements = [
+        cpqueens.model(4, [(1, 1)], columns=5, attack="king", per_row=None, per_column=None),
+        cpqueens.model(4, per_row=None, per_column=None, armies=2),
+        cpqueens.model(3, per_row=None, per_column=None, dominating=True, independent=False),
+        cpqueens.model(4, attack="king", per_row=2, per_column=1, columns=8),
+    ]
+    kings = cpqueens.model(4, attack="king", per_row=None, per_column=None)
+    statements.append(kings.where(kings.x[0, 0] + kings.x[3, 3] == 1))
+    for m in statements:
+        expected = m.count()
+        exported, _ = m.to_cpmpy()
+        assert exported.solveAll() == expected, m
+        cp, _ = m.to_cpsat()
+        solver = cp_model.CpSolver()
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1
+        counter = Count()
+        solver.solve(cp, counter)
+        assert counter.seen == expected, m

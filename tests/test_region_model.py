@@ -238,7 +238,7 @@ def test_print_and_constraints():
     [
         ([[0, 1], [1, 0]], ValueError, "regions must be 3 rows of 3 region numbers"),
         ([[0, 1, 2], [0, 1, 2]], ValueError, "got 2 rows"),
-        ([[0, 1, 2], [0, 1], [0, 1, 2]], ValueError, "regions row 1 has 2 region numbers"),
+        ([[0, 1, 2], [0, 1], [0, 1, 2]], ValueError, "region numbers: row 1 has 2"),
         ([[0, 1, 2], [0, 1, 3], [0, 1, 2]], ValueError, "regions[1][2] is 3: expected"),
         ([[0, 1, 1], [0, 1, 1], [0, 1, 1]], ValueError, "region number(s) [2] have no cell"),
         ([[0, 1, 2], [0, "a", 2], [0, 1, 2]], TypeError, "regions[1][1] must be an int"),

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Literal
 
+from cpqueens.backends import BackendName as BackendName  # the documented name
 from cpqueens.backends import capabilities, get, is_installed, preference
 from cpqueens.errors import NotSupportedError
 from cpqueens.strategies import class_count
@@ -39,7 +39,6 @@ from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
 
 #: A backend name as users pass it: a solver, or "auto" for the fastest that fits.
-BackendName = Literal["auto", "cpsat", "python-constraint", "bitmask"]
 AUTO = "auto"
 
 #: The ways to count, in the order the planner tries them; the last fits every model.

@@ -25,12 +25,11 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import check_name, choices, is_installed, part, preference
+from cpqueens.backends import BackendName, check_name, choices, is_installed, part, preference
 from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
 from cpqueens.vocabulary.cells import CellProblem, Piece
 
 Status = Literal["optimal", "feasible", "infeasible"]
-CountBackend = Literal["auto", "cpsat", "bitmask", "python-constraint"]
 #: (value, bound, seconds) of each better solution found.
 Progress = Callable[[int, int, float], None]
 
@@ -100,7 +99,7 @@ def count(
     queens: int | None = None,
     *,
     unique: bool = False,
-    backend: CountBackend = "auto",
+    backend: BackendName = "auto",
     time_limit: float | None = None,
 ) -> int:
     """The exact number of solutions with ``queens`` pieces per army (any size if None).
@@ -147,7 +146,7 @@ def solutions(
     queens: int | None = None,
     *,
     unique: bool = False,
-    backend: CountBackend = "auto",
+    backend: BackendName = "auto",
     time_limit: float | None = None,
 ) -> Iterator[tuple[Piece, ...]]:
     """Every solution as (row, col, army) triples (one per class if ``unique``)."""
@@ -194,14 +193,15 @@ def _cell_engine(
     """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
     name = check_name(backend, choices())
     doing = {"solutions": "list the solutions of", "optimise": "optimise"}.get(verb, verb)
-    able = [found for found, _ in _cell_engines(problem, size, unique, verb, (), sense)]
     if name == "auto":
         for _, module in _cell_engines(problem, size, unique, verb, (), sense):
             return module
         raise NotSupportedError(f"no installed engine can {doing} this cell problem")
     for _, module in _cell_engines(problem, size, unique, verb, [name], sense):
         return module
-    instead = f": use backend {able[0]!r}" if able else ""
+    # Only now, on the way to an error, are the other engines imported to name one that can.
+    able = next((found for found, _ in _cell_engines(problem, size, unique, verb, (), sense)), "")
+    instead = f": use backend {able!r}" if able else ""
     module = part(name, "cells")
     if module is None or not hasattr(module, verb):
         raise NotSupportedError(f"backend {name!r} cannot {doing} cell problems{instead}")
@@ -232,7 +232,7 @@ def optimise(
     count: bool = False,
     unique: bool = False,
     progress: Progress | None = None,
-    backend: CountBackend = "auto",
+    backend: BackendName = "auto",
 ) -> Optimum:
     """The best solution of ``problem`` in ``sense``, proved optimal unless a limit ends it.
 

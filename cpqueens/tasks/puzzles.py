@@ -21,12 +21,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import capabilities, check_name, choices, is_installed, part, preference
+from cpqueens.backends import (
+    BackendName,
+    capabilities,
+    check_name,
+    choices,
+    is_installed,
+    part,
+    preference,
+)
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
 from cpqueens.tasks import screenshots
 from cpqueens.vocabulary import region_drawing
@@ -34,7 +42,6 @@ from cpqueens.vocabulary.checks import Deadline, check_time_limit
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
-PuzzleBackend = Literal["auto", "bitmask", "cpsat", "python-constraint"]
 #: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
 Difficulty = Literal["easy", "medium", "hard", "needs search"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
@@ -101,6 +108,14 @@ class Explanation:
     steps: tuple[Step, ...]
     difficulty: Difficulty
     queens: tuple[Cell, ...]
+    #: The puzzle explained, for the picture (not part of equality).
+    puzzle: RegionPuzzle | None = field(default=None, compare=False, repr=False)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows: the puzzle with the queens the steps reach."""
+        if self.puzzle is None:
+            return ""
+        return region_drawing.svg(self.puzzle, self.queens)
 
     def __str__(self) -> str:
         """The steps numbered, one per line, then the difficulty."""
@@ -342,7 +357,7 @@ class Puzzle(RegionPuzzle):
     def count(
         self,
         limit: int | None = None,
-        backend: PuzzleBackend = "auto",
+        backend: BackendName = "auto",
         *,
         time_limit: float | None = None,
     ) -> int:
@@ -362,7 +377,7 @@ class Puzzle(RegionPuzzle):
     def solutions(
         self,
         limit: int | None = None,
-        backend: PuzzleBackend = "auto",
+        backend: BackendName = "auto",
         *,
         time_limit: float | None = None,
     ) -> list[tuple[Cell, ...]]:
@@ -371,7 +386,7 @@ class Puzzle(RegionPuzzle):
         return self._solutions(limit, backend, _clock(time_limit))
 
     def _solutions(
-        self, limit: int | None, backend: PuzzleBackend, deadline: Deadline | None
+        self, limit: int | None, backend: BackendName, deadline: Deadline | None
     ) -> list[tuple[Cell, ...]]:
         found = _engine(backend).solutions(self, limit, deadline=deadline)
         for queens in found:
@@ -379,20 +394,18 @@ class Puzzle(RegionPuzzle):
         return found
 
     def solve(
-        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
+        self, backend: BackendName = "auto", *, time_limit: float | None = None
     ) -> tuple[Cell, ...] | None:
         """A solution as sorted (row, col) cells, or None if there is none."""
         found = self.solutions(limit=1, backend=backend, time_limit=time_limit)
         return found[0] if found else None
 
-    def is_unique(
-        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
-    ) -> bool:
+    def is_unique(self, backend: BackendName = "auto", *, time_limit: float | None = None) -> bool:
         """Whether the puzzle has exactly one solution (a count that stops at 2)."""
         return self.count(limit=2, backend=backend, time_limit=time_limit) == 1
 
     def check(
-        self, backend: PuzzleBackend = "auto", *, time_limit: float | None = None
+        self, backend: BackendName = "auto", *, time_limit: float | None = None
     ) -> tuple[bool, list[tuple[Cell, ...]]]:
         """(unique or not, up to two solutions): the uniqueness proof with its witnesses."""
         found = self.solutions(limit=2, backend=backend, time_limit=time_limit)
@@ -401,7 +414,7 @@ class Puzzle(RegionPuzzle):
     def cross_check(
         self,
         limit: int | None = None,
-        backends: tuple[PuzzleBackend, ...] = ("bitmask", "cpsat", "python-constraint"),
+        backends: tuple[BackendName, ...] = ("bitmask", "cpsat", "python-constraint"),
     ) -> int:
         """Count with each of ``backends``; raise ``CrossCheckError`` if any two disagree.
 
@@ -431,7 +444,7 @@ class Puzzle(RegionPuzzle):
         queens = tuple(sorted(cell for cell, v in deducer.state.items() if v == 1))
         if solved:
             self._verify(queens)
-            return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens)
+            return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens, self)
         found = self._solutions(2, "auto", deadline)
         if len(found) == 1:
             rest = tuple(cell for cell in found[0] if cell not in queens)
@@ -444,10 +457,10 @@ class Puzzle(RegionPuzzle):
                     rest,
                 )
             )
-            return Explanation(tuple(steps), "needs search", found[0])
+            return Explanation(tuple(steps), "needs search", found[0], self)
         why = "no solution" if not found else "more than one solution"
         steps.append(Step("search", 4, f"the rules stop here; the puzzle has {why}"))
-        return Explanation(tuple(steps), "needs search", queens)
+        return Explanation(tuple(steps), "needs search", queens, self)
 
     def rate(self, *, time_limit: float | None = None) -> Difficulty:
         """The difficulty: the deepest rule :meth:`explain` needs, or "needs search"."""

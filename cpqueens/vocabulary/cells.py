@@ -37,7 +37,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from cpqueens.vocabulary.checks import check_regions
 from cpqueens.vocabulary.expressions import CondNode, evaluate
+from cpqueens.vocabulary.geometry import RECTANGLE_TRANSFORMS, SQUARE_ONLY
 
 Cell = tuple[int, int]
 #: A piece: (row, col, army); army 0 when there is one army.
@@ -47,19 +49,8 @@ ATTACKS: tuple[Attack, ...] = ("queen", "rook", "king")
 KNIGHT_STEPS = ((1, 2), (2, 1), (1, -2), (2, -1))
 KING_STEPS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
-#: name -> the map of cell (r, c) on an m x n board (m rows, n columns). The
-#: quarter turns and the two diagonal reflections exist on square boards only.
-TRANSFORMS = {
-    "identity": lambda r, c, m, n: (r, c),
-    "rot90": lambda r, c, m, n: (c, m - 1 - r),
-    "rot180": lambda r, c, m, n: (m - 1 - r, n - 1 - c),
-    "rot270": lambda r, c, m, n: (n - 1 - c, r),
-    "mirror": lambda r, c, m, n: (r, n - 1 - c),
-    "flip": lambda r, c, m, n: (m - 1 - r, c),
-    "diagonal": lambda r, c, m, n: (c, r),
-    "antidiagonal": lambda r, c, m, n: (n - 1 - c, m - 1 - r),
-}
-SQUARE_ONLY = frozenset({"rot90", "rot270", "diagonal", "antidiagonal"})
+#: name -> the map of cell (r, c) on an m x n board (m rows, n columns): geometry's table.
+TRANSFORMS = RECTANGLE_TRANSFORMS
 #: The symmetries that map rows onto columns (and columns onto rows).
 SWAP_LINES = SQUARE_ONLY
 #: The quota options of :class:`CellProblem`, in the order they are stated.
@@ -101,40 +92,6 @@ def _quota(value: object, name: str) -> int | None:
     if int(value) < 0:  # type: ignore[call-overload]
         raise ValueError(f"{name} must be an int >= 0 or None, got {value}")
     return int(value)  # type: ignore[call-overload]
-
-
-def _regions(grid: object, rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """A grid of region numbers: ``rows`` rows of ``cols`` ints, numbered 0..R-1, all used."""
-    if isinstance(grid, (str, bytes)) or not isinstance(grid, Iterable):
-        raise TypeError(
-            f"regions must be {rows} rows of {cols} region numbers (ints), got {grid!r}"
-        )
-    found = []
-    for r, row in enumerate(grid):
-        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-            raise TypeError(f"regions row {r} must be {cols} region numbers (ints), got {row!r}")
-        row = tuple(row)
-        for c, value in enumerate(row):
-            if not _is_int(value):
-                raise TypeError(f"regions[{r}][{c}] must be an int region number, got {value!r}")
-            if int(value) < 0:
-                raise ValueError(f"regions[{r}][{c}] is {value}: region numbers are ints >= 0")
-        found.append(tuple(int(v) for v in row))
-        if len(row) != cols and r < rows:
-            raise ValueError(
-                f"regions must be {rows} rows of {cols} region numbers: row {r} has {len(row)}"
-            )
-    if len(found) != rows:
-        raise ValueError(
-            f"regions must be {rows} rows of {cols} region numbers, got {len(found)} rows"
-        )
-    used = {value for row in found for value in row}
-    if missing := sorted(set(range(max(used) + 1)) - used):
-        raise ValueError(
-            f"regions must be numbered 0 to {max(used)} with every number used: "
-            f"region(s) {missing} have no cell"
-        )
-    return tuple(found)
 
 
 def _cells(cells: Iterable[object], rows: int, cols: int, what: str) -> tuple[Cell, ...]:
@@ -365,7 +322,7 @@ class CellProblem:
         for name in QUOTAS:
             object.__setattr__(self, name, _quota(getattr(self, name), name))
         if self.regions is not None:
-            object.__setattr__(self, "regions", _regions(self.regions, board.rows, board.cols))
+            object.__setattr__(self, "regions", check_regions(self.regions, board.rows, board.cols))
         if self.regions is not None and self.per_region is None:
             raise ValueError("regions need per_region: the number of pieces in every region")
         if self.per_region is not None and self.regions is None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from operator import add
 from typing import Protocol, runtime_checkable
 
+from cpqueens.vocabulary.checks import check_regions
 from cpqueens.vocabulary.expressions import (
     Comparison,
     CondNode,
@@ -412,46 +413,14 @@ def check_region_grid(grid: object, n: int | None = None) -> tuple[tuple[int, ..
     """``grid`` as a tuple of n rows of n region numbers 0..n-1, every one used; else an error.
 
     ``n`` is the board size the grid must have (None: its own number of rows).
-    The errors name the bad value and what was expected.
 
     >>> check_region_grid([[0, 1], [1, 1]])
     ((0, 1), (1, 1))
     """
-    if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence):
-        raise TypeError(
-            f"regions must be a grid: a sequence of rows of region numbers, got {grid!r}"
-        )
-    size = len(grid) if n is None else n
-    if len(grid) != size:
-        raise ValueError(
-            f"regions must be {size} rows of {size} region numbers (an {size}x{size} board), "
-            f"got {len(grid)} rows"
-        )
-    rows = []
-    for r, row in enumerate(grid):
-        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
-            raise TypeError(f"regions row {r} must be a sequence of region numbers, got {row!r}")
-        if len(row) != size:
-            raise ValueError(
-                f"regions row {r} has {len(row)} region numbers, expected {size} "
-                f"(an {size}x{size} board)"
-            )
-        for c, value in enumerate(row):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"regions[{r}][{c}] must be an int region number, got {value!r}")
-            if not 0 <= value < size:
-                raise ValueError(
-                    f"regions[{r}][{c}] is {value}: expected a region number 0 to {size - 1} "
-                    f"(an {size}x{size} board has {size} regions)"
-                )
-        rows.append(tuple(int(v) for v in row))
-    missing = sorted(set(range(size)) - {v for row in rows for v in row})
-    if missing:
-        raise ValueError(
-            f"the regions grid has {size - len(missing)} regions, expected {size} (one queen "
-            f"per row and per region): region number(s) {missing} have no cell"
-        )
-    return tuple(rows)
+    size = n
+    if size is None:
+        size = len(grid) if isinstance(grid, Sequence) and not isinstance(grid, str) else 0
+    return check_regions(grid, size, size, count=size)
 
 
 @dataclass(frozen=True)
@@ -579,3 +548,20 @@ def _cells_kept_by(cells: tuple[Cell, ...], n: int) -> tuple[str, ...]:
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:
     return " ".join(f"({r},{c})" for r, c in cells) or "none"
+
+
+#: The kinds cpqueens defines, which each of its three engines states natively (its
+#: ``SUPPORTS``); a kind from elsewhere reaches them through its ``decompose``.
+BUILT_IN_KINDS: tuple[type, ...] = (
+    AllDifferent,
+    Forbidden,
+    Placed,
+    Disjoint,
+    LexLeader,
+    Invariant,
+    Toroidal,
+    KnightMoves,
+    Regions,
+    NoTouch,
+    Where,
+)

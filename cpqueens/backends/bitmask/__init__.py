@@ -23,6 +23,7 @@ from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.kernels import MAX_COLUMNS
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
     Forbidden,
@@ -39,19 +40,7 @@ from cpqueens.vocabulary.constraints import (
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
 #: The constraint classes this backend translates.
-SUPPORTS = (
-    AllDifferent,
-    Forbidden,
-    Placed,
-    Disjoint,
-    LexLeader,
-    Invariant,
-    Toroidal,
-    KnightMoves,
-    Regions,
-    NoTouch,
-    Where,
-)
+SUPPORTS = BUILT_IN_KINDS
 
 NAME = "bitmask"
 

@@ -20,19 +20,19 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpqueens.backends import Capabilities
+from cpqueens.backends.cpsat.solve import run
 from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
-    Forbidden,
     Invariant,
     KnightMoves,
     LexLeader,
     NoTouch,
-    Placed,
     Regions,
     Toroidal,
     Where,
@@ -56,19 +56,7 @@ from cpqueens.vocabulary.expressions import (
 from cpqueens.vocabulary.geometry import AFFINE
 
 #: The constraint classes this backend translates.
-SUPPORTS = (
-    AllDifferent,
-    Forbidden,
-    Placed,
-    Disjoint,
-    LexLeader,
-    Invariant,
-    Toroidal,
-    KnightMoves,
-    Regions,
-    NoTouch,
-    Where,
-)
+SUPPORTS = BUILT_IN_KINDS
 
 NAME = "cpsat"
 #: The widest board whose model CP-SAT builds and presolves within a time limit (n = 3,000:
@@ -571,22 +559,10 @@ def exists(model, clock: Deadline | None = None) -> bool:
     """One CP-SAT decision solve with its free search, in a thread that Ctrl-C stops."""
     cp, _ = build(model, lexicographic=False)
     solver = cp_model.CpSolver()
-    solver.parameters.catch_sigint_signal = False
     left = None if clock is None else clock.left()
     if left is not None:
         solver.parameters.max_time_in_seconds = max(left, 1e-3)
-    result: list[int] = []
-    thread = threading.Thread(target=lambda: result.append(solver.solve(cp)), daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except BaseException:
-        while thread.is_alive():
-            solver.stop_search()
-            thread.join(0.05)
-        raise
-    status = result[0]
+    status = run(solver, cp)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return True
     if status == cp_model.INFEASIBLE:

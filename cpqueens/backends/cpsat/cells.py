@@ -23,11 +23,11 @@ loses solutions); optimisation may use several.
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
+from cpqueens.backends.cpsat.solve import run
 from cpqueens.backends.outcome import Outcome, Progress
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
@@ -227,33 +227,6 @@ def _checked(problem: CellProblem, pieces: tuple[Piece, ...]) -> tuple[Piece, ..
     return pieces
 
 
-def _run(solver: cp_model.CpSolver, cp: cp_model.CpModel, callback: Any = None) -> int:
-    """``solver.solve(cp)`` in a thread that Ctrl-C stops (the search ends, then it re-raises)."""
-    solver.parameters.catch_sigint_signal = False
-    result: list[int] = []
-    failed: list[BaseException] = []
-
-    def solve() -> None:
-        try:
-            result.append(solver.solve(cp, callback))
-        except BaseException as error:
-            failed.append(error)
-
-    thread = threading.Thread(target=solve, daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except BaseException:
-        while thread.is_alive():
-            solver.stop_search()
-            thread.join(0.05)
-        raise
-    if failed:
-        raise failed[0]
-    return result[0]
-
-
 def optimise(
     problem: CellProblem,
     sense: Sense,
@@ -289,7 +262,7 @@ def optimise(
                 )
 
         callback = Report()
-    status = _run(solver, cp, callback)
+    status = run(solver, cp, callback)
     seconds = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
         return Outcome("infeasible", None, None, (), seconds)
@@ -381,7 +354,7 @@ def _enumerate(
             seen += 1
             report(_pieces(self.boolean_value, x))
 
-    status = _run(solver, cp, Collect())
+    status = run(solver, cp, Collect())
     if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         raise IncompleteSearchError(
             f"CP-SAT stopped after {seen} solutions before it had seen them all "

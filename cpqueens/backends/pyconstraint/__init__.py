@@ -19,14 +19,13 @@ from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
-    Forbidden,
     Invariant,
     KnightMoves,
     LexLeader,
     NoTouch,
-    Placed,
     Regions,
     Toroidal,
     Where,
@@ -36,19 +35,7 @@ from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 from cpqueens.vocabulary.geometry import transform
 
 #: The constraint classes this backend translates.
-SUPPORTS = (
-    AllDifferent,
-    Forbidden,
-    Placed,
-    Disjoint,
-    LexLeader,
-    Invariant,
-    Toroidal,
-    KnightMoves,
-    Regions,
-    NoTouch,
-    Where,
-)
+SUPPORTS = BUILT_IN_KINDS
 
 NAME = "python-constraint"
 #: The widest board whose domains (n values per row) python-constraint sets up within a
