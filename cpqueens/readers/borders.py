@@ -2,7 +2,7 @@
 
 The game draws a thin line between two cells of one region and a thick one
 between regions. Each line's ink (the darkness the top-hat keeps, summed
-across the line over a band a fifth of a cell wide, median along its middle
+across the line over a band a seventh of a cell wide, median along its middle
 half) measures its width whatever the scale, the anti-aliasing or the JPEG
 blur. When the widths fall in two clearly separate groups, every line that
 is plainly thin or plainly thick is a fact a reading of the colours must
@@ -19,7 +19,7 @@ import numpy as np
 from cpqueens.readers.lattice import Grid
 
 #: The half-width of the band across a line, as a fraction of a cell's side.
-BAND = 0.1
+BAND = 0.07
 #: Thick lines carry at least this many times the ink of thin ones, or the widths say nothing.
 RATIO = 1.6
 #: A line within this fraction of the gap from the other group's mean is not told.

@@ -1,8 +1,9 @@
 """The cells' colours: sampled from a ring inside each cell, grouped into regions.
 
-A cell's colour is the median of a square ring between 8% and 20% of the
-cell's side in from its edges: clear of the lines (and their anti-aliasing)
-and of a queen or an X drawn in the middle. Colours are grouped by single
+A cell's colour is the median of the brightest 40% of a square ring between
+8% and 20% of the cell's side in from its edges: clear of the lines (and
+their anti-aliasing) and of a queen or an X drawn in the middle, even one
+that reaches into the ring. Colours are grouped by single
 linkage: two cells are one colour when no channel differs by more than a
 threshold (10 grey levels; the game's closest region colours are about 25
 apart). A cell the game draws darker or lighter (selected, hinted) is a group
@@ -24,6 +25,11 @@ from cpqueens.readers.lattice import Grid
 
 #: The ring a cell's colour is sampled from: between these fractions of its side from its edges.
 RING = (0.08, 0.20)
+#: The share (percent) of a ring's pixels, brightest first, whose median is the cell's colour:
+#: a queen or X reaching into the ring, and the lines' anti-aliasing, are darker.
+BRIGHTEST = 40
+#: Grey levels from red, green and blue.
+LUMA = np.array([0.299, 0.587, 0.114])
 #: The middle a drawn queen or X is looked for in: this fraction of the side in from each edge.
 MIDDLE = 0.28
 #: Two cells are one colour when no channel differs by more than this (then less, if too few).
@@ -68,7 +74,8 @@ def sample(rgb: np.ndarray, grid: Grid) -> np.ndarray:
                     max(round(top), 0) : min(round(bottom), h),
                     max(round(left), 0) : min(round(right), w),
                 ].reshape(-1, 3)
-            out[r, c] = np.median(pixels, axis=0)
+            shade = pixels @ LUMA
+            out[r, c] = np.median(pixels[shade >= np.percentile(shade, 100 - BRIGHTEST)], axis=0)
     return out
 
 
@@ -77,7 +84,7 @@ def marks(grey: np.ndarray, grid: Grid, colours: np.ndarray) -> np.ndarray:
     h, w = grey.shape
     n = grid.n
     held = np.zeros((n, n), dtype=np.int8)
-    shade = colours @ np.array([0.299, 0.587, 0.114])
+    shade = colours @ LUMA
     for r in range(n):
         for c in range(n):
             left, top, right, bottom = grid.box(r, c)
