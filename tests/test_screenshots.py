@@ -74,6 +74,7 @@ def assert_reads(data: object, expected: Puzzle) -> None:
     assert shots.same_regions(got.regions, expected.regions), f"\n{got}\n!=\n{expected}"
 
 
+@pytest.mark.slow
 def test_the_puzzles_rendered_are_unique_and_connected():
     for p in (Puzzle.parse(text) for text in PUZZLES.values()):
         assert p.is_connected() and p.count(limit=2) == 1
@@ -126,6 +127,7 @@ def test_scaled_jpeg_screenshots(factor, quality):
     assert_reads(shots.jpeg(picture, quality), p)
 
 
+@pytest.mark.slow
 def test_a_scaled_phone_jpeg():
     p = puzzle(12, 1)
     assert_reads(shots.jpeg(shots.scaled(shots.phone(p.regions), 0.5), 60), p)
