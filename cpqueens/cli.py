@@ -602,6 +602,11 @@ def run_optimize(args: argparse.Namespace) -> int:
                 f"the board in {args.board!r} has queens drawn on it: optimize reads blocked "
                 "cells only ('.' free, '#' blocked)"
             )
+        if args.columns is not None and args.columns != board.n:
+            raise UsageError(
+                f"--columns is {args.columns} but the board in {args.board!r} has {board.n} "
+                "columns: leave --columns out with --board"
+            )
         n, blocked = board.n, board.blocked
     if n is None:
         raise UsageError("give the board size N or a board file with --board")
@@ -635,6 +640,14 @@ def run_optimize(args: argparse.Namespace) -> int:
         for row in range(n):
             cols = range(n if args.columns is None else args.columns)
             print(" ".join(marks.get((row, col), ".") for col in cols))
+    if result.status == "feasible":  # the best found is printed, but it is not proved
+        print(
+            f"cpqueens: the time limit of {args.time_limit:g} s ended the search before a proof: "
+            f"{result.value} is the best found, the optimum is at "
+            f"{'least' if name == 'domination' else 'most'} {result.bound}",
+            file=sys.stderr,
+        )
+        return 1
     return 1 if result.status == "infeasible" else 0
 
 
