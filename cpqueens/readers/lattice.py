@@ -213,7 +213,7 @@ def _cells(period: float, phase: float, lo: float, hi: float) -> list[float]:
     """The lattice boundaries of the cells that lie at least half within [lo, hi]."""
     first = int(np.floor((lo - phase) / period)) - 1
     last = int(np.ceil((hi - phase) / period)) + 1
-    bounds = []
+    bounds: list[float] = []
     for k in range(first, last):
         a, b = phase + k * period, phase + (k + 1) * period
         if min(b, hi) - max(a, lo) >= 0.5 * period:
