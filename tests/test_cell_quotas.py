@@ -130,8 +130,10 @@ def test_eight_queens_as_one_per_row():
     model = cpqueens.cells(8, per_row=1)
     assert model.count(queens=8) == 92
     assert model.count() == 92  # the quotas fix the size
-    assert model.count(queens=8, backend=PC) == 92
-    assert model.cross_check(8) == 92
+    assert model.count(queens=8, backend=PC) == 92  # asked by name: any size
+    with pytest.raises(cpqueens.NotSupportedError) as left_out:
+        model.cross_check(8)  # 64 cells: more than a cross-check hands python-constraint
+    assert "python-constraint: 64 free cells, more than the 36" in str(left_out.value)
     # the same 92 as the one-queen-per-row model, solution by solution
     mine = {tuple(c for _, c, _ in s) for s in model.solutions()}
     assert mine == {s.columns for s in cpqueens.model(8).solutions()}

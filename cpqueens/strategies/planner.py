@@ -14,8 +14,9 @@
   (``symmetry.Subproblems``). A model whose placed queens all 8 symmetries
   keep (the queen in the middle of an odd board) is counted first rewritten
   with the queens' lines as holes (:func:`placed_as_holes`).
-- A search runs in this process when it is short, else in worker processes,
-  even for one worker: a worker can be stopped at once on Ctrl-C or at a time
+- A search runs in this process when it is short, whatever the workers asked
+  (a pool's start costs more than it saves), else in worker processes, even
+  for one worker: a worker can be stopped at once on Ctrl-C or at a time
   limit, where a compiled kernel running in this process could not.
 """
 
@@ -75,6 +76,8 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
     if backend != AUTO:
         engine = get(backend)  # an unknown name lists the choices, a missing one what to install
         check_width(model, backend)
+        if no_room(model.n, model.colours):  # no solution, known at once (10**8 colours: no
+            return backend  # need to state 3 * 10**8 constraints to see it)
         accepted = engine.SUPPORTS
         stated = lower(model.constraints, accepted, model.n, model.colours)
         for constraint in stated:
@@ -160,13 +163,14 @@ def is_long(model: Problem, backend: str, kernels: bool) -> bool:
 def processes(model: Problem, backend: str, workers: int | None, kernels: bool) -> int:
     """How many worker processes count ``model``; 0 means this process.
 
-    ``workers`` None: every core for a long search, else this process. A long
-    search runs in workers even when one is asked for, so that Ctrl-C and
-    time limits stop it at once. At most ``MAX_WORKERS_PER_CORE`` per core:
-    the search is pure CPU, more processes only cost memory.
+    A short search (:func:`is_long`) runs in this process whatever ``workers``
+    asks: starting a pool costs more than sharing the work saves
+    (``benchmarks/RESULTS-workers.md``). A long one runs in ``workers``
+    processes (None: every core), even when one is asked for, so that Ctrl-C
+    and time limits stop it at once. At most ``MAX_WORKERS_PER_CORE`` per
+    core: the search is pure CPU, more processes only cost memory.
     """
-    long = is_long(model, backend, kernels)
+    if not is_long(model, backend, kernels):
+        return 0
     cores = os.cpu_count() or 1
-    if workers is None:
-        return cores if long else 0
-    return min(workers, MAX_WORKERS_PER_CORE * cores) if long or workers > 1 else 0
+    return cores if workers is None else min(workers, MAX_WORKERS_PER_CORE * cores)

@@ -10,9 +10,12 @@ problems are one call each in :mod:`cpqueens.model`: ``independence``,
 
 Peaceable armies (two armies, no placed pieces) are maximised by the compiled
 line search of :mod:`cpqueens.backends.bitmask.lines`; everything else by CP-SAT.
-An optimum is "optimal" only with a proof (CP-SAT's, or the exhausted search
-tree); a time limit that ends the search first gives the best solution found,
-"feasible", with the best bound (never reported as the optimum). The board's
+An optimum is "optimal" only with a proof (CP-SAT's, the exhausted search
+tree, or a true bound known before search that the best found meets:
+:mod:`cpqueens.vocabulary.bounds`); a time limit that ends the search first
+gives the best solution found, "feasible", with the best true bound: the
+engine's, or the one known before search if better (never reported as the
+optimum). The board's
 symmetries (and the colour swap of two armies) are broken by lex-leader
 constraints, which keep one member of each class of solutions.
 """
@@ -27,11 +30,14 @@ from typing import Any, Literal
 
 from cpqueens.backends import BackendName, check_name, choices, is_installed, part, preference
 from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
+from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import CellProblem, Piece
 
 Status = Literal["optimal", "feasible", "infeasible"]
 #: (value, bound, seconds) of each better solution found.
 Progress = Callable[[int, int, float], None]
+#: The most solver threads an optimisation may ask for (each holds a copy of the model).
+MAX_WORKERS = 64
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,8 @@ class Optimum:
     """The answer of an optimisation: value, proof status, bound, one solution, time.
 
     ``status`` is "optimal" (proved: ``bound == value``), "feasible" (a limit
-    ended the search: ``bound`` is the best proved bound) or "infeasible" (no
+    ended the search: ``bound`` is the best true bound, the engine's or one
+    known before search) or "infeasible" (no
     solution: ``value`` and ``bound`` are None). ``queens`` are (row, col)
     pairs, or (row, col, army) triples for two armies. ``count`` is the number
     of optimal solutions and ``classes`` their number up to the problem's
@@ -111,7 +118,14 @@ def count(
     """
     queens = size_of(problem, queens)
     engine = _cell_engine(backend, problem, queens, unique, "count")
+    if no_room(problem, queens):
+        return 0
     return int(engine.count(problem, queens, unique=unique, time_limit=time_limit))
+
+
+def no_room(problem: CellProblem, queens: int | None) -> bool:
+    """Whether ``queens`` pieces per army cannot fit on the free cells: no solution, at once."""
+    return queens is not None and queens * problem.armies > len(problem.board.free)
 
 
 def cross_check(
@@ -123,18 +137,30 @@ def cross_check(
 ) -> int:
     """Count with every installed engine that can; return the count, or raise if two disagree.
 
-    Raises ``CrossCheckError`` naming each engine's count, and
-    ``NotSupportedError`` when fewer than two engines count the problem.
+    An engine whose cell module says it cannot answer this size soon
+    (``quick(problem)`` gives the reason: python-constraint above 36 free
+    cells) is left out. Raises ``CrossCheckError`` naming each engine's
+    count, and ``NotSupportedError`` when fewer than two engines count the
+    problem (naming those left out, and why).
     """
     queens = size_of(problem, queens)
+    engines, slow = {}, []
+    for name, engine in _cell_engines(problem, queens, unique, "count"):
+        why = getattr(engine, "quick", lambda problem: None)(problem)
+        if why is None:
+            engines[name] = engine
+        else:
+            slow.append(f"{name}: {why}")
+    if len(engines) < 2:
+        left_out = f" ({'; '.join(slow)})" if slow else ""
+        raise NotSupportedError(
+            f"a cross-check needs two engines; only {', '.join(engines) or 'none'} count this "
+            f"quickly{left_out}"
+        )
     counts = {
         name: int(engine.count(problem, queens, unique=unique, time_limit=time_limit))
-        for name, engine in _cell_engines(problem, queens, unique, "count")
+        for name, engine in engines.items()
     }
-    if len(counts) < 2:
-        raise NotSupportedError(
-            f"a cross-check needs two engines; only {', '.join(counts) or 'none'} count this"
-        )
     if len(set(counts.values())) != 1:
         found = ", ".join(f"{name}={value}" for name, value in counts.items())
         raise CrossCheckError(f"the engines disagree on the count: {found}")
@@ -152,6 +178,8 @@ def solutions(
     """Every solution as (row, col, army) triples (one per class if ``unique``)."""
     queens = size_of(problem, queens)
     engine = _cell_engine(backend, problem, queens, unique, "solutions")
+    if no_room(problem, queens):
+        return iter(())
     return engine.solutions(  # type: ignore[no-any-return]
         problem, queens, unique=unique, time_limit=time_limit
     )
@@ -244,33 +272,56 @@ def optimise(
     step by exhausting the next (small boards only; "auto" is CP-SAT).
     """
     if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not time_limit > 0  # NaN too
     ):
         raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(
+            f"workers must be an int from 1 to {MAX_WORKERS} (the solver's threads), "
+            f"got {workers!r}"
+        )
     start = time.perf_counter()
     engine = _cell_engine(backend, problem, None, False, "optimise", sense)
-    outcome = engine.optimise(
-        problem,
-        sense,
-        time_limit=time_limit,
-        workers=workers,
-        symmetry=symmetry,
-        progress=progress,
-    )
+    # the engine's first import (CP-SAT's loads pandas: seconds on a busy machine) counts too
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+    try:
+        outcome = engine.optimise(
+            problem,
+            sense,
+            time_limit=left,
+            workers=workers,
+            symmetry=symmetry,
+            progress=progress,
+        )
+    except IncompleteSearchError:
+        if time_limit is None:
+            raise
+        raise IncompleteSearchError(
+            f"the time limit of {time_limit:g} s ended the search before any solution was "
+            "found; give it more time"
+        ) from None
     queens = tuple(piece if problem.armies == 2 else piece[:2] for piece in outcome.pieces)
+    status, bound = outcome.status, outcome.bound
+    if status == "feasible":  # the engine's bound, or the one known before search if better
+        if sense == "minimize":
+            bound = max(bound if bound is not None else 0, bounds.lower(problem))
+        elif (most := bounds.upper(problem)) is not None:
+            bound = most if bound is None else min(bound, most)
+        if bound == outcome.value:  # the best found meets a true bound: proved
+            status = "optimal"
     board = problem.board
     result = Optimum(
         outcome.value,
-        outcome.status,
-        outcome.bound,
+        status,
+        bound,
         queens,
-        outcome.seconds,
+        time.perf_counter() - start,
         shape=(board.rows, board.cols),
         blocked=board.blocked,
     )
-    if (count or unique) and outcome.status == "optimal":
+    if (count or unique) and status == "optimal":
 
         def counted(wanted: bool, classes: bool) -> int | None:
             """The count of the optimal solutions (or classes) within the time left."""

@@ -53,6 +53,10 @@ KING_STEPS = ((0, 1), (1, 0), (1, 1), (1, -1))
 TRANSFORMS = RECTANGLE_TRANSFORMS
 #: The symmetries that map rows onto columns (and columns onto rows).
 SWAP_LINES = SQUARE_ONLY
+#: The most cells a cell model may have: every cell is a variable (two with two armies) and
+#: the attack lines hold each cell four times; beyond, stating a model alone outgrows a time
+#: limit and a gigabyte.
+MAX_CELLS = 10_000
 #: The quota options of :class:`CellProblem`, in the order they are stated.
 QUOTAS = ("per_row", "per_column", "per_region")
 
@@ -71,6 +75,11 @@ class Quota:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _shown(number: int) -> str:
+    """``number`` with thousands separators, or its size in bits if it is huge."""
+    return f"{number:,}" if number < 10**30 else f"a number of {number.bit_length()} bits"
 
 
 def _size(value: object, what: str) -> int:
@@ -134,6 +143,11 @@ class CellBoard:
     def __post_init__(self) -> None:
         """Validate the fields and normalise the blocked cells."""
         rows, cols = _size(self.rows, "rows"), _size(self.cols, "columns")
+        if rows * cols > MAX_CELLS:
+            raise ValueError(
+                f"a cell model takes at most {MAX_CELLS:,} cells (a 100 x 100 board): a time "
+                f"limit cannot bound stating a larger one, got {_shown(rows)} x {_shown(cols)}"
+            )
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
         object.__setattr__(self, "blocked", _cells(self.blocked, rows, cols, "blocked cell"))
@@ -200,13 +214,17 @@ class CellBoard:
                 orbits((1, -1))
         if self.knight:
             pairs(KNIGHT_STEPS)
-        # drop a line that lies inside another (a knight's pair on a toroidal row, say)
+        # drop a line that lies inside another (a knight's pair on a toroidal row, say): a
+        # longer line holding it passes through its first cell
         lines = sorted(found, key=lambda line: (-len(line), line))
         kept: list[tuple[Cell, ...]] = []
+        through: dict[Cell, list[frozenset[Cell]]] = {}
         for line in lines:
-            cells = set(line)
-            if not any(cells <= set(other) for other in kept):
+            cells = frozenset(line)
+            if not any(cells <= other for other in through.get(line[0], ())):
                 kept.append(line)
+                for cell in line:
+                    through.setdefault(cell, []).append(cells)
         return tuple(sorted(kept))
 
     @cached_property
@@ -227,15 +245,25 @@ class CellBoard:
         return TRANSFORMS[name](cell[0], cell[1], self.rows, self.cols)  # type: ignore[no-any-return]
 
     @cached_property
+    def images(self) -> dict[str, dict[Cell, Cell]]:
+        """Each board symmetry's map of every cell (the square-only ones on square boards)."""
+        m, n = self.rows, self.cols
+        return {
+            name: {cell: move(cell[0], cell[1], m, n) for cell in self.cells}
+            for name, move in TRANSFORMS.items()
+            if m == n or name not in SQUARE_ONLY
+        }
+
+    @cached_property
     def symmetries(self) -> tuple[str, ...]:
         """The board symmetries that keep the blocked cells and the attack relation."""
-        names = [name for name in TRANSFORMS if self.rows == self.cols or name not in SQUARE_ONLY]
-        blocked, lines = set(self.blocked), set(self.lines)
+        blocked = set(self.blocked)
+        lines = {frozenset(line) for line in self.lines}
         return tuple(
             name
-            for name in names
-            if {self.transform(name, cell) for cell in blocked} == blocked
-            and {tuple(sorted(self.transform(name, c) for c in line)) for line in lines} == lines
+            for name, image in self.images.items()
+            if {image[cell] for cell in blocked} == blocked
+            and all(frozenset(image[c] for c in line) in lines for line in lines)
         )
 
     def describe(self) -> str:
@@ -456,15 +484,22 @@ class CellProblem:
         sizes = [sum(1 for *_, a in pieces if a == army) for army in range(self.armies)]
         if len(set(sizes)) > 1:
             return f"the armies differ in size: {sizes}"
-        if self.independent:
-            for r, c, a in pieces:
-                for r2, c2, a2 in pieces:
-                    if (a != a2 or self.armies == 1) and board.attacks((r, c), (r2, c2)):
-                        return f"the piece on {(r, c)} attacks the piece on {(r2, c2)}"
-        if self.dominating:
-            covered = set(cells).union(*(board.neighbours[cell] for cell in cells))
-            if uncovered := set(board.free) - covered:
-                return f"cell {min(uncovered)} is neither occupied nor attacked"
+        # Line by line (a board's neighbour sets grow as n^3): two pieces attack each other
+        # when they share a line.
+        army = {(r, c): a for r, c, a in pieces}
+        covered = set(cells)
+        for line in board.lines:
+            here = sorted(cell for cell in line if cell in army)
+            if not here:
+                continue
+            covered.update(line)
+            if self.independent:
+                for first in here:
+                    for other in here:
+                        if other != first and (self.armies == 1 or army[first] != army[other]):
+                            return f"the piece on {first} attacks the piece on {other}"
+        if self.dominating and (uncovered := set(board.free) - covered):
+            return f"cell {min(uncovered)} is neither occupied nor attacked"
         occupied = set(cells)
         for quota in self.quotas:
             got = len(occupied.intersection(quota.cells))

@@ -126,10 +126,13 @@ def check_regions(
         raise ValueError(f"regions must be {shape}, got {len(found)} rows")
     used = {value for row in found for value in row}
     top = (count if count is not None else max(used, default=-1) + 1) - 1
-    if missing := sorted(set(range(top + 1)) - used):
+    if top + 1 != len(used):  # some number up to ``top`` is unused: name the first ten
+        gaps = (value for value in range(top + 1) if value not in used)
+        shown = [next(gaps) for _ in range(min(10, top + 1 - len(used)))]
+        missing = f"{str(shown)[:-1]}, ...]" if top + 1 - len(used) > 10 else str(shown)
         if count is not None:
             raise ValueError(
-                f"the regions grid has {count - len(missing)} regions, expected {count}: "
+                f"the regions grid has {len(used)} regions, expected {count}: "
                 f"region number(s) {missing} have no cell"
             )
         raise ValueError(
