@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import cpqueens
 from cpqueens.backends import choices, distribution, is_installed, known, preference
-from cpqueens.errors import CountInterrupted, CpqueensError
+from cpqueens.errors import CountInterrupted, CpqueensError, ImageReadError
 from cpqueens.execution.files import FileRefusedError, read_at_most, read_regular
 from cpqueens.model import DEFAULT_BACKEND, Model
 from cpqueens.vocabulary.board import Board
@@ -283,6 +283,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_optimize(commands)
     listing = commands.add_parser("backends", help="list the backends and their versions")
     listing.set_defaults(run=run_backends)
+    warm = commands.add_parser(
+        "warm",
+        help="compile every kernel into the on-disk cache (once, e.g. in a container image)",
+    )
+    warm.set_defaults(run=run_warm)
     add_puzzle_commands(commands)
     return parser
 
@@ -681,6 +686,45 @@ def version(dist: str) -> str:
         return "(version unknown)"
 
 
+#: One small question per kernel family, each answered by the compiled kernels once numba is
+#: loaded (small questions take plain Python only while it is not): ``cpqueens warm`` asks them.
+WARM_UP: tuple[tuple[str, str], ...] = (
+    ("symmetry classes", "cpqueens.model(12).count()"),
+    ("turn-fixed solutions", "cpqueens.model(16).count(unique=True) and None"),
+    ("hole sums and completions", "cpqueens.model(12, blocked=[(0, 1), (3, 5)]).count()"),
+    ("two colours", "cpqueens.model(8, colours=2).count()"),
+    ("toroidal and knight", "cpqueens.model(8, toroidal=True, knight=True).count()"),
+    ("conditions", "(m := cpqueens.model(12)).where(m.q[0] < m.q[11]).count()"),
+    ("first", "cpqueens.model(12, blocked=[(0, 0)]).first()"),
+    ("exists", "cpqueens.model(12, blocked=[(0, 0)]).exists()"),
+    ("any solution", "cpqueens.model(60, blocked=[(0, 1)]).find()"),
+    ("region puzzles", "cpqueens.Puzzle.generate(8, seed=0)"),
+    ("star battle", "cpqueens.Puzzle.generate(10, 2, seed=0)"),
+    ("cell counts", "cpqueens.cells(5).count(queens=5)"),
+    ("domination", "cpqueens.domination(5, count=True)"),
+    ("peaceable armies", "cpqueens.peaceable(5)"),
+)
+
+
+def run_warm(args: argparse.Namespace) -> int:
+    """``cpqueens warm``: compile (or load) every kernel family once, into the on-disk cache."""
+    start = time.perf_counter()
+    # Loaded kernels are always chosen: small questions then take them, not plain Python.
+    from cpqueens.kernels import bits, conditions, regions  # noqa: F401
+    from cpqueens.kernels.jit import cache_folder
+
+    for name, question in WARM_UP:
+        began = time.perf_counter()
+        eval(question, {"cpqueens": cpqueens})  # fixed text above, never the user's
+        print(f"{name:<26} {time.perf_counter() - began:6.2f} s")
+    folder = cache_folder()
+    where = (
+        "no writable cache folder: kernels compile in every process" if folder is None else folder
+    )
+    print(f"every kernel compiled or loaded in {time.perf_counter() - start:.1f} s; cache: {where}")
+    return 0
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where Ctrl-C would be so that a count stops and saves the same way."""
 
@@ -751,18 +795,28 @@ examples:
   cpqueens puzzle explain queens.txt              a player's deduction steps and the difficulty
   cpqueens puzzle new --size 9 --difficulty hard --seed 7 --format json
   cpqueens puzzle count big.txt --time-limit 10   an error, not a number, past 10 s
+  cpqueens puzzle solve shot.png                  a screenshot of the game, read and solved
+  cpqueens puzzle solve shot.png --format png --out solved.png   its queens drawn on it
 
 A puzzle file ('-' for stdin) is a letter grid (one region letter or digit per
 cell, one row per line; '*' after a cell marks a given queen, '#' a blocked
 cell; optional header lines 'stars K' and 'diagonals') or JSON: {"n": 8,
 "regions": [[0, 0, 1, ...], ...], "stars": 1, "givens": {"queens": [[r, c]],
-"blocked": [[r, c]]}} (stars and givens optional).
+"blocked": [[r, c]]}} (stars and givens optional), or a screenshot of the
+Queens game (PNG, JPEG or WebP, told by its content): the board is found in
+it and read, and refused in one line if the reading is unsure (the colours
+do not read as n connected regions with exactly one solution).
 """
+
+
+#: The names of pictures: a file so named that is no picture is refused as one.
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+FILE_HELP = "the puzzle: a letter grid, JSON, or a screenshot (PNG, JPEG, WebP); - = stdin"
 
 
 def add_puzzle_commands(commands: Any) -> None:
     """The ``puzzle`` command and its subcommands: solve, check, count, explain, new."""
-    from cpqueens.tasks.puzzles import DIFFICULTIES
+    from cpqueens.vocabulary.regions import DIFFICULTIES  # not the puzzle task: a count skips it
 
     shared = {"epilog": PUZZLE_EXAMPLES, "formatter_class": argparse.RawDescriptionHelpFormatter}
     puzzle = commands.add_parser(
@@ -779,16 +833,28 @@ def add_puzzle_commands(commands: Any) -> None:
             help="give up after S seconds: an error, never a partial answer",
         )
 
-    def add_file(parser: argparse.ArgumentParser) -> None:
+    def add_source(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("file", metavar="FILE", help=FILE_HELP)
         parser.add_argument(
-            "file", metavar="FILE", help="the puzzle: a letter grid or JSON; - = stdin"
+            "--with-queens",
+            action="store_true",
+            help="a screenshot's drawn queens are givens (default: only its regions are read)",
         )
+
+    def add_file(parser: argparse.ArgumentParser) -> None:
+        add_source(parser)
         parser.add_argument("--backend", choices=engines, default="auto", help="the engine")
         add_time_limit(parser)
 
     solve = verbs.add_parser("solve", help="print the solution", **shared)
     add_file(solve)
-    solve.add_argument("--format", choices=("board", "json", "svg"), default="board")
+    solve.add_argument(
+        "--format",
+        choices=("board", "json", "svg", "png"),
+        default="board",
+        help="png: the screenshot FILE with the solution's queens drawn on it",
+    )
+    solve.add_argument("--out", metavar="PATH", help="write the output to PATH, not stdout")
     solve.set_defaults(run=run_puzzle_solve)
     check = verbs.add_parser("check", help="say whether the solution is unique", **shared)
     add_file(check)
@@ -798,9 +864,7 @@ def add_puzzle_commands(commands: Any) -> None:
     add_file(count)
     count.set_defaults(run=run_puzzle_count)
     explain = verbs.add_parser("explain", help="print the deduction steps and difficulty", **shared)
-    explain.add_argument(
-        "file", metavar="FILE", help="the puzzle: a letter grid or JSON; - = stdin"
-    )
+    add_source(explain)
     explain.add_argument("--format", choices=("text", "json"), default="text")
     add_time_limit(explain)
     explain.set_defaults(run=run_puzzle_explain)
@@ -814,28 +878,83 @@ def add_puzzle_commands(commands: Any) -> None:
     new.set_defaults(run=run_puzzle_new)
 
 
-def read_puzzle(path: str) -> Any:
-    """The puzzle in file ``path`` ('-' = stdin): a letter grid or JSON, UTF-8."""
+def read_puzzle(args: argparse.Namespace) -> Any:
+    """The puzzle in ``args.file`` ('-' = stdin): a letter grid, JSON or a screenshot."""
+    return read_source(args)[0]
+
+
+def read_source(args: argparse.Namespace) -> tuple[Any, Any]:
+    """(the puzzle, its Screenshot or None) from ``args.file``: text, JSON or an image.
+
+    An image is told by its first bytes (PNG, JPEG, WebP), not by its name.
+    """
+    from cpqueens.readers.images import MAX_IMAGE_BYTES, image_kind
     from cpqueens.tasks.puzzles import Puzzle
 
+    path = args.file
     name = "<stdin>" if path == "-" else repr(path)
     try:
         if path == "-":
             if sys.stdin is None:
                 raise UsageError(f"cannot read puzzle file {name}: no standard input")
             stdin = getattr(sys.stdin, "buffer", sys.stdin)
-            data = stdin.read()
+            data = stdin.read(MAX_IMAGE_BYTES + 1)
         else:
             with open(path, "rb") as file:
-                data = file.read()
+                data = file.read(MAX_IMAGE_BYTES + 1)
+        if len(data) > MAX_IMAGE_BYTES:
+            raise UsageError(
+                f"cannot read puzzle file {name}: it holds more than {MAX_IMAGE_BYTES:,} bytes"
+            )
+        if isinstance(data, bytes) and image_kind(data):
+            try:
+                shot = Puzzle.read_screenshot(
+                    data, with_queens=args.with_queens, time_limit=getattr(args, "time_limit", None)
+                )
+            except ImageReadError as error:
+                raise UsageError(f"image {name}: {error}") from None
+            return shot.puzzle, shot
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
     except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        reason = (
+            error.strerror
+            if isinstance(error, OSError)
+            else "not UTF-8 text (nor a PNG, JPEG or WebP image)"
+        )
         raise UsageError(f"cannot read puzzle file {name}: {reason}") from None
+    if args.with_queens:
+        raise UsageError(
+            f"--with-queens reads a screenshot's queens: {name} is a puzzle file, not an image"
+        )
     try:
-        return Puzzle.loads(text)
+        return Puzzle.loads(text), None
     except (ValueError, TypeError) as error:
+        if path.lower().endswith(IMAGE_SUFFIXES):  # named as a picture, but it is none
+            start = data[:8]
+            raise UsageError(
+                f"image {name}: not a PNG, JPEG or WebP image (it starts with {start!r})"
+            ) from None
         raise UsageError(f"puzzle file {name}: {error}") from None
+
+
+def write_output(args: argparse.Namespace, output: str | bytes) -> None:
+    """``output`` to ``args.out`` if given, else to stdout (text with a newline)."""
+    if isinstance(output, str):
+        output += "\n"
+    if args.out is None:
+        if isinstance(output, bytes):
+            if sys.stdout.isatty():
+                raise UsageError("--format png writes an image: give --out PATH")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(output)
+        else:
+            sys.stdout.write(output)
+        return
+    try:
+        with open(args.out, "wb" if isinstance(output, bytes) else "w") as file:
+            file.write(output)
+    except OSError as error:
+        raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
 
 
 def _cells_json(cells: Any) -> list[list[int]]:
@@ -844,23 +963,30 @@ def _cells_json(cells: Any) -> list[list[int]]:
 
 def run_puzzle_solve(args: argparse.Namespace) -> int:
     """``cpqueens puzzle solve``: one solution as a grid, JSON or SVG."""
-    puzzle = read_puzzle(args.file)
+    puzzle, shot = read_source(args)
+    if args.format == "png" and shot is None:
+        raise UsageError(
+            "--format png draws the queens over a screenshot: FILE is a puzzle file "
+            "(use --format svg for a picture)"
+        )
     queens = puzzle.solve(backend=args.backend, time_limit=args.time_limit)
     if queens is None:
         print("cpqueens: no solution", file=sys.stderr)
         return 1
     if args.format == "json":
-        print(json.dumps({"queens": _cells_json(queens)}))
+        write_output(args, json.dumps({"queens": _cells_json(queens)}))
     elif args.format == "svg":
-        print(puzzle.svg(queens))
+        write_output(args, puzzle.svg(queens))
+    elif args.format == "png":
+        write_output(args, shot.overlay(queens))
     else:
-        print(puzzle.draw(queens, colour=sys.stdout.isatty()))
+        write_output(args, puzzle.draw(queens, colour=args.out is None and sys.stdout.isatty()))
     return 0
 
 
 def run_puzzle_check(args: argparse.Namespace) -> int:
     """``cpqueens puzzle check``: unique or not, with up to two solutions."""
-    puzzle = read_puzzle(args.file)
+    puzzle = read_puzzle(args)
     unique, found = puzzle.check(backend=args.backend, time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps({"unique": unique, "solutions": [_cells_json(s) for s in found]}))
@@ -879,13 +1005,13 @@ def run_puzzle_check(args: argparse.Namespace) -> int:
 
 def run_puzzle_count(args: argparse.Namespace) -> int:
     """``cpqueens puzzle count``: the exact number of solutions."""
-    print(read_puzzle(args.file).count(backend=args.backend, time_limit=args.time_limit))
+    print(read_puzzle(args).count(backend=args.backend, time_limit=args.time_limit))
     return 0
 
 
 def run_puzzle_explain(args: argparse.Namespace) -> int:
     """``cpqueens puzzle explain``: the deduction steps and the difficulty."""
-    explanation = read_puzzle(args.file).explain(time_limit=args.time_limit)
+    explanation = read_puzzle(args).explain(time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps(explanation.to_json()))
     else:

@@ -36,14 +36,12 @@ from cpqueens.backends import (
     preference,
 )
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
+from cpqueens.tasks import screenshots
 from cpqueens.vocabulary import region_drawing
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
-from cpqueens.vocabulary.regions import Cell, RegionPuzzle
+from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
-#: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
-Difficulty = Literal["easy", "medium", "hard", "needs search"]
-DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
 LEVEL_NAMES: dict[int, Difficulty] = {1: "easy", 2: "medium", 3: "hard"}
 
 
@@ -476,6 +474,34 @@ class Puzzle(RegionPuzzle):
         deducer = _Deducer(self, deadline)
         deepest, solved = deducer.run()
         return LEVEL_NAMES[deepest] if solved else "needs search"
+
+    # -- reading screenshots -----------------------------------------------------
+
+    @classmethod
+    def from_image(
+        cls, source: Any, *, with_queens: bool = False, time_limit: float | None = None
+    ) -> Puzzle:
+        """The puzzle a screenshot of the Queens game shows (needs ``cpqueens[image]``).
+
+        ``source`` is a path, bytes, a binary file or a PIL image (PNG, JPEG
+        or WebP). The board is found among whatever surrounds it (a phone's
+        or a browser's frame, light or dark; or a tight crop), each cell's
+        colour sampled from a ring inside it, the colours grouped into n
+        regions (a darker or lighter cell merged into its region's colour).
+        The reading is answered only if its regions are connected and it has
+        exactly one solution; otherwise an
+        :class:`~cpqueens.errors.ImageReadError` says what was seen ("found a
+        9x9 grid with 8 colour groups ...") and carries the partial reading.
+        ``with_queens`` makes the queens drawn on the board givens.
+        """
+        return cls.read_screenshot(source, with_queens=with_queens, time_limit=time_limit).puzzle
+
+    @classmethod
+    def read_screenshot(
+        cls, source: Any, *, with_queens: bool = False, time_limit: float | None = None
+    ) -> screenshots.Screenshot:
+        """:meth:`from_image` with the reading: ``.puzzle``, ``.reading``, ``.overlay(queens)``."""
+        return screenshots.read_puzzle(cls, source, with_queens=with_queens, time_limit=time_limit)
 
     # -- drawing ---------------------------------------------------------------
 
