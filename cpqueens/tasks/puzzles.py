@@ -41,22 +41,35 @@ DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search"
 LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
 
 
-def _engine(backend: object) -> ModuleType:
-    """The module that states and searches puzzles for ``backend`` (the engine declares it)."""
+def _engine(backend: object, puzzle: RegionPuzzle | None = None) -> ModuleType:
+    """The module that states and searches ``puzzle`` for ``backend`` (the engine declares it).
+
+    An engine's module may refuse a puzzle (its ``refuses(puzzle)`` gives the
+    reason: too many row placements to list): "auto" passes over it, a named
+    backend raises ``NotSupportedError`` with the reason.
+    """
     name = check_name(backend, choices())
     if name == "auto":  # the fastest installed engine that solves region puzzles
-        name = next(
-            (
-                candidate
-                for candidate in preference()
-                if is_installed(candidate) and capabilities(candidate).regions
-            ),
-            name,
-        )
-    module = part(name, "regions") if name != "auto" else None
+        for candidate in preference():
+            if not (is_installed(candidate) and capabilities(candidate).regions):
+                continue
+            module = part(candidate, "regions")
+            if puzzle is None or _refusal(module, puzzle) is None:
+                return module
+        raise NotSupportedError("no installed backend solves this region puzzle")
+    module = part(name, "regions")
     if module is None:
         raise NotSupportedError(f"backend {name!r} does not solve region puzzles")
+    reason = None if puzzle is None else _refusal(module, puzzle)
+    if reason is not None:
+        raise NotSupportedError(reason)
     return module
+
+
+def _refusal(module: ModuleType, puzzle: RegionPuzzle) -> str | None:
+    """Why the engine ``module`` will not search ``puzzle``, or None."""
+    refuses = getattr(module, "refuses", None)
+    return None if refuses is None else refuses(puzzle)
 
 
 def _clock(time_limit: object) -> Deadline | None:
@@ -289,6 +302,7 @@ class _Deducer:
         for cell, value in self.state.items():
             if value != 0:
                 continue
+            self.tick()
             state = dict(self.state)
             self.place(cell, state)
             broken = self.broken(state)
@@ -357,7 +371,7 @@ class Puzzle(RegionPuzzle):
         """
         limit = _check_limit(limit)
         deadline = _clock(time_limit)
-        return int(_engine(backend).count(self, limit, deadline=deadline))
+        return int(_engine(backend, self).count(self, limit, deadline=deadline))
 
     def solutions(
         self,
@@ -373,7 +387,7 @@ class Puzzle(RegionPuzzle):
     def _solutions(
         self, limit: int | None, backend: PuzzleBackend, deadline: Deadline | None
     ) -> list[tuple[Cell, ...]]:
-        found = _engine(backend).solutions(self, limit, deadline=deadline)
+        found = _engine(backend, self).solutions(self, limit, deadline=deadline)
         for queens in found:
             self._verify(queens)
         return found
@@ -579,7 +593,7 @@ def _generate(
 ) -> tuple[Puzzle, tuple[Cell, ...]]:
     """:meth:`Puzzle.generate` once its options are checked."""
     free = cls(size, tuple((r,) * size for r in range(size)), stars=stars)
-    if _engine("auto").count(free, 1, deadline=deadline) == 0:
+    if _engine("auto", free).count(free, 1, deadline=deadline) == 0:
         raise ValueError(
             f"no {size}x{size} grid holds {stars} star(s) in every row and column with "
             "none touching: expected a larger size"

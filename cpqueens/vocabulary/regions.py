@@ -353,6 +353,22 @@ class RegionPuzzle:
 
     # -- questions -------------------------------------------------------------
 
+    def row_placements(self) -> int:
+        """How many ways rows can hold their stars, summed over the rows (regions aside).
+
+        A row's ways are its subsets of ``stars`` free columns, none adjacent,
+        every given queen of the row in: what an engine that lists each row's
+        choices (the compiled search, python-constraint) would list. Counted,
+        not listed, so it answers at once for any size (C(62, 31)-sized rows
+        included).
+        """
+        total = 0
+        for row in range(self.n):
+            blocked = {c for r, c in self.blocked if r == row}
+            given = {c for r, c in self.queens if r == row}
+            total += subsets_apart(self.n, self.stars, blocked, given)
+        return total
+
     def region_cells(self, region: int) -> tuple[Cell, ...]:
         """The cells of one region, row by row."""
         return tuple(
@@ -415,6 +431,30 @@ class RegionPuzzle:
             f"given queen ({r}, {c}) is missing" for r, c in self.queens if (r, c) not in cells
         )
         return found
+
+
+def subsets_apart(n: int, k: int, blocked: set[int], given: set[int]) -> int:
+    """How many k-subsets of columns 0..n-1 have no two adjacent, miss ``blocked``, hold ``given``.
+
+    >>> subsets_apart(5, 2, set(), set())  # 02 03 04 13 14 24
+    6
+    """
+    # ways[j][t]: j columns taken so far, t = whether the last column was taken
+    ways = [[0, 0] for _ in range(k + 1)]
+    ways[0][0] = 1
+    for c in range(n):
+        nxt = [[0, 0] for _ in range(k + 1)]
+        for j in range(k + 1):
+            for taken in (0, 1):
+                w = ways[j][taken]
+                if not w:
+                    continue
+                if c not in given:  # leave column c empty
+                    nxt[j][0] += w
+                if c not in blocked and not taken and j < k:  # a star in column c
+                    nxt[j + 1][1] += w
+        ways = nxt
+    return ways[k][0] + ways[k][1]
 
 
 def _marked(line: str, column: int) -> bool:
