@@ -38,6 +38,8 @@ PuzzleBackend = Literal["auto", "bitmask", "cpsat", "python-constraint"]
 #: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
 Difficulty = Literal["easy", "medium", "hard", "needs search"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
+#: What :meth:`Puzzle.rate` and :meth:`Puzzle.explain` say: a difficulty, or why there is none.
+Verdict = Literal["easy", "medium", "hard", "needs search", "no solution", "several solutions"]
 LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
 
 
@@ -112,11 +114,11 @@ class Explanation:
     """The deduction steps that solve a puzzle, its difficulty and the queens they reach."""
 
     steps: tuple[Step, ...]
-    difficulty: Difficulty
+    difficulty: Verdict
     queens: tuple[Cell, ...]
 
     def __str__(self) -> str:
-        """The steps numbered, one per line, then the difficulty."""
+        """The steps numbered, one per line, then the difficulty (or "no solution", ...)."""
         lines = [f"{i}. {step.text}" for i, step in enumerate(self.steps, start=1)]
         lines.append(f"difficulty: {self.difficulty}")
         return "\n".join(lines)
@@ -131,15 +133,23 @@ class Explanation:
 
 
 def name(cell: Cell) -> str:
-    """A cell as players write it: 1-based ``r3c5``."""
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
+    """A cell as every output writes it: 0-based ``(row, col)``, row 0 at the top."""
+    return f"({cell[0]}, {cell[1]})"
 
 
 class _Deducer:
     """A player's grid: cells unknown, queen or crossed out; rules applied lowest level first."""
 
-    def __init__(self, puzzle: RegionPuzzle, deadline: Deadline | None = None) -> None:
+    def __init__(
+        self,
+        puzzle: RegionPuzzle,
+        deadline: Deadline | None = None,
+        player: tuple[Cell, ...] = (),
+        max_level: int = 3,
+    ) -> None:
         self.p = puzzle
+        self.player = player  # a player's queens, placed after the givens
+        self.max_level = max_level  # the deepest rule tried (1 easy .. 3 hard)
         self.deadline = deadline
         n = puzzle.n
         self.k = puzzle.stars
@@ -162,7 +172,7 @@ class _Deducer:
         kind, index, _ = self.units[i]
         if kind == "region":
             return f"region {self.p.labels[index]}"
-        return f"{kind} {index + 1}"
+        return f"{kind} {index}"
 
     def free(self, i: int, state: dict[Cell, int] | None = None) -> list[Cell]:
         state = self.state if state is None else state
@@ -223,14 +233,17 @@ class _Deducer:
                 "blocked", 1, f"{len(self.p.blocked)} blocked cell(s) are crossed out",
                 crossed=self.p.blocked,
             )  # fmt: skip
-        for cell in self.p.queens:
+        placing = [(cell, "given", "the given queen") for cell in self.p.queens]
+        placing += [(cell, "yours", "your queen") for cell in self.player]
+        for cell, rule, whose in placing:
             if self.state[cell] == 1:
                 continue
             if self.state[cell] == 2:
                 self.contradiction = True
+                self.record(rule, 1, f"{whose} at {name(cell)} stands on a cell ruled out", (cell,))
                 return
             crossed = self.place(cell, self.state)
-            self.record("given", 1, f"the given queen at {name(cell)}", (cell,), crossed)
+            self.record(rule, 1, f"{whose} at {name(cell)}", (cell,), crossed)
 
     def singles(self) -> bool:
         """Level 1: a unit with exactly as many free cells as queens it needs fills them."""
@@ -317,32 +330,45 @@ class _Deducer:
                 return True
         return False
 
-    def run(self) -> tuple[int, bool]:
-        """Apply the rules until solved or stuck: (the deepest level used, whether solved)."""
+    def run(self, steps: int | None = None) -> tuple[int, bool]:
+        """Apply the rules until solved or stuck: (the deepest level used, whether solved).
+
+        ``steps``: stop after that many deductions past the givens (a hint is one).
+        """
         self.givens()
+        first = len(self.steps)
         deepest = 1
         n = self.p.n
         while not self.contradiction and self.broken(self.state) is None:
             self.tick()
             if sum(1 for v in self.state.values() if v == 1) == n * self.k:
                 return deepest, True
+            if steps is not None and len(self.steps) - first >= steps:
+                return deepest, False
             if self.singles():
                 continue
             size = 1
             moved = False
-            while size <= max(1, n // 2):
+            while self.max_level >= 2 and size <= max(1, n // 2):
+                if size > 1 and self.max_level < 3:
+                    break
                 if self.confined(size):
                     moved = True
                     deepest = max(deepest, 2 if size == 1 else 3)
                     break
-                if size == 1 and self.trial():
+                if size == 1 and self.max_level >= 3 and self.trial():
                     moved = True
                     deepest = max(deepest, 3)
                     break
                 size += 1
             if not moved:
                 return deepest, False
+        self.contradiction = True
         return deepest, False
+
+    def decided(self) -> int:
+        """How many cells hold a queen or are crossed out."""
+        return sum(1 for v in self.state.values() if v)
 
 
 class Puzzle(RegionPuzzle):
@@ -436,9 +462,14 @@ class Puzzle(RegionPuzzle):
         claims it, or a line to one region (medium); k units confined to k
         others, or a cell whose queen would leave a unit without room (hard).
         When the rules stop short, the rest comes from search and the
-        difficulty is "needs search".
+        difficulty is "needs search"; a puzzle without exactly one solution
+        has the difficulty "no solution" or "several solutions" (its steps
+        end where the rules stop). Cells are 0-based ``(row, col)``, rows and
+        columns numbered from 0 as everywhere else.
         """
-        deadline = _clock(time_limit)
+        return self._explain(_clock(time_limit))
+
+    def _explain(self, deadline: Deadline | None) -> Explanation:
         deducer = _Deducer(self, deadline)
         deepest, solved = deducer.run()
         steps = list(deducer.steps)
@@ -446,6 +477,9 @@ class Puzzle(RegionPuzzle):
         if solved:
             self._verify(queens)
             return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens)
+        if deducer.contradiction:  # the rules are sound: no solution holds these queens
+            steps.append(Step("search", 4, "a rule is broken here: the puzzle has no solution"))
+            return Explanation(tuple(steps), "no solution", queens)
         found = self._solutions(2, "auto", deadline)
         if len(found) == 1:
             rest = tuple(cell for cell in found[0] if cell not in queens)
@@ -459,18 +493,72 @@ class Puzzle(RegionPuzzle):
                 )
             )
             return Explanation(tuple(steps), "needs search", found[0])
-        why = "no solution" if not found else "more than one solution"
+        verdict: Verdict = "no solution" if not found else "several solutions"
+        why = "no solution" if not found else "at least 2 solutions"
         steps.append(Step("search", 4, f"the rules stop here; the puzzle has {why}"))
-        return Explanation(tuple(steps), "needs search", queens)
+        return Explanation(tuple(steps), verdict, queens)
 
-    def rate(self, *, time_limit: float | None = None) -> Difficulty:
-        """The difficulty: the deepest rule :meth:`explain` needs, or "needs search"."""
+    def hint(self, queens: Iterable[Cell] = (), *, time_limit: float | None = None) -> Step | None:
+        """The next deduction for a player who has placed ``queens``: one :class:`Step`.
+
+        From the same rules as :meth:`explain`, easiest first; when the rules
+        stop, the step names one queen that search places. None when every
+        queen is placed. A ValueError when no solution holds ``queens`` (one
+        of them is wrong), or when the puzzle has no solution or several.
+        """
+        deadline = _clock(time_limit)
+        mine = _player(self, queens)
+        found = self._solutions(2, "auto", deadline)
+        if len(found) != 1:
+            raise ValueError(
+                "the puzzle has no solution"
+                if not found
+                else "the puzzle has at least 2 solutions: no hint can be sure"
+            )
+        wrong = [cell for cell in mine if cell not in found[0]]
+        if wrong:
+            raise ValueError(
+                "no solution holds your queen"
+                + ("s " if len(wrong) > 1 else " ")
+                + ", ".join(name(cell) for cell in wrong)
+            )
+        deducer = _Deducer(self, deadline, mine)
+        deducer.run(steps=1)
+        fresh = [step for step in deducer.steps if step.rule not in ("blocked", "given", "yours")]
+        if fresh:
+            return fresh[0]
+        placed = {cell for cell, v in deducer.state.items() if v == 1}
+        rest = [cell for cell in found[0] if cell not in placed]
+        if not rest:
+            return None
+        return Step(
+            "search", 4, f"the rules stop here; search puts a queen at {name(rest[0])}", rest[:1]
+        )
+
+    def rate(self, *, time_limit: float | None = None) -> Verdict:
+        """The difficulty: the deepest rule :meth:`explain` needs, "needs search", or why none.
+
+        "no solution" and "several solutions" when the puzzle has not exactly one.
+        """
         return self._rate(_clock(time_limit))
 
-    def _rate(self, deadline: Deadline | None) -> Difficulty:
+    def _rate(self, deadline: Deadline | None) -> Verdict:
         deducer = _Deducer(self, deadline)
         deepest, solved = deducer.run()
-        return LEVEL_NAMES[deepest] if solved else "needs search"
+        if solved:
+            return LEVEL_NAMES[deepest]
+        if deducer.contradiction:
+            return "no solution"
+        found = self._solutions(2, "auto", deadline)
+        return ("no solution", "needs search", "several solutions")[len(found)]
+
+    def verify(self, queens: Iterable[Cell]) -> list[str]:
+        """Every rule a player's answer breaks (an empty list: it solves the puzzle).
+
+        The same words as :meth:`violations`, cells 0-based ``(row, col)``;
+        a cell off the grid or not a pair is a ValueError.
+        """
+        return self.violations(_player(self, queens, given_ok=True))
 
     # -- drawing ---------------------------------------------------------------
 
@@ -580,6 +668,29 @@ class Puzzle(RegionPuzzle):
                 f"the time limit of {deadline.time_limit:g} s ended the generation before it "
                 f"found a {size}x{size} puzzle"
             ) from None
+
+
+def _fields(puzzle: RegionPuzzle) -> dict[str, Any]:
+    """The constructor's arguments that make ``puzzle`` again."""
+    return {
+        "n": puzzle.n,
+        "regions": puzzle.regions,
+        "stars": puzzle.stars,
+        "queens": puzzle.queens,
+        "blocked": puzzle.blocked,
+        "diagonals": puzzle.diagonals,
+        "labels": puzzle.labels,
+    }
+
+
+def _player(
+    puzzle: RegionPuzzle, queens: Iterable[Cell], given_ok: bool = False
+) -> tuple[Cell, ...]:
+    """A player's queens checked: (row, col) pairs on the grid, sorted, the givens left out."""
+    from cpqueens.vocabulary.regions import _cells
+
+    cells = _cells(queens, puzzle.n, "your queens")
+    return cells if given_ok else tuple(cell for cell in cells if cell not in set(puzzle.queens))
 
 
 def _generate(

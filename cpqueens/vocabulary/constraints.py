@@ -387,7 +387,7 @@ def check_region_grid(grid: object, n: int | None = None) -> tuple[tuple[int, ..
     size = len(grid) if n is None else n
     if len(grid) != size:
         raise ValueError(
-            f"regions must be {size} rows of {size} region numbers (an {size}x{size} board), "
+            f"regions must be {size} rows of {size} region numbers (the board is {size}x{size}), "
             f"got {len(grid)} rows"
         )
     rows = []
@@ -397,7 +397,7 @@ def check_region_grid(grid: object, n: int | None = None) -> tuple[tuple[int, ..
         if len(row) != size:
             raise ValueError(
                 f"regions row {r} has {len(row)} region numbers, expected {size} "
-                f"(an {size}x{size} board)"
+                f"(the board is {size}x{size})"
             )
         for c, value in enumerate(row):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -405,7 +405,7 @@ def check_region_grid(grid: object, n: int | None = None) -> tuple[tuple[int, ..
             if not 0 <= value < size:
                 raise ValueError(
                     f"regions[{r}][{c}] is {value}: expected a region number 0 to {size - 1} "
-                    f"(an {size}x{size} board has {size} regions)"
+                    f"(a board of {size} rows has {size} regions)"
                 )
         rows.append(tuple(int(v) for v in row))
     missing = sorted(set(range(size)) - {v for row in rows for v in row})
