@@ -553,15 +553,18 @@ def test_generated_star_battle_is_unique_on_every_engine():
     assert p.explain().queens == solution
 
 
-def test_a_puzzle_with_two_solutions_needs_search():
+def test_a_puzzle_with_two_solutions_has_several_not_a_difficulty():
     rng = random.Random(5)
     while True:
         regions = random_regions(5, rng)
         if len(oracle(5, regions)) == 2:
             break
     p = Puzzle(5, regions)
-    assert p.rate() == "needs search"
-    assert p.explain().steps[-1].text.endswith("more than one solution")
+    assert p.rate() == "several solutions"
+    assert p.explain().difficulty == "several solutions"
+    assert p.explain().steps[-1].text.endswith("the puzzle has at least 2 solutions")
+    with pytest.raises(ValueError, match="at least 2 solutions: no hint can be sure"):
+        p.hint()
     unique, found = p.check()
     assert not unique and len(found) == 2
 

@@ -353,16 +353,12 @@ class RegionPuzzle:
     def loads_all(cls, text: str, *, connected: bool = False) -> list[Self]:
         r"""Read one puzzle or several: a JSON object, a JSON array of them, or letter grids.
 
-                Letter grids are separated by blank lines, each with its own header
-                lines; errors name the puzzle (``puzzle 2: line 7, ...``, the line
-                counted in the whole text) when there are several.
+        Letter grids are separated by blank lines, each with its own header
+        lines; when there are several, errors name the puzzle and the line
+        within it (``puzzle 2: line 3, column 4: ...``).
 
-                >>> [p.n for p in RegionPuzzle.loads_all("AB
-        BB
-
-        stars 1
-        A")]
-                [2, 1]
+        >>> [p.n for p in RegionPuzzle.loads_all("AB\nBB\n\nstars 1\nA")]
+        [2, 1]
         """
         if not isinstance(text, str):
             raise TypeError(f"a puzzle must be a str, got {type(text).__name__}")
