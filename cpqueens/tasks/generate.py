@@ -112,8 +112,8 @@ def _check_room(n: int, k: int) -> None:
     """
     if n == 1:
         return
-    least = 4 * k - 1 if (4 * k - 1) % 2 else 4 * k  # the least n of the bound is odd
-    if n < 4 * k - 1 or (n % 2 == 0 and n < 4 * k):
+    least = 4 * k - 1  # odd: every even size from 4k holds too
+    if n < least:
         raise ValueError(
             f"no {n}x{n} grid holds {k} star(s) in every row and column with none touching "
             f"(two neighbouring rows hold at most {(n + 1) // 2} stars, {2 * k} needed): "
