@@ -147,7 +147,9 @@ class Deducer:
 
     ``player`` are queens a player has placed (after the givens);
     ``max_level`` the deepest rule tried (1 easy .. 3 hard); ``record=False``
-    keeps no words (the generator's fast path). ``run()`` applies the rules.
+    keeps no words (the generator's fast path); ``max_group`` caps the
+    groups of the level 3 rule (default n // 2: every size that can claim
+    others). ``run()`` applies the rules.
     """
 
     def __init__(
@@ -157,6 +159,7 @@ class Deducer:
         player: tuple[Cell, ...] = (),
         max_level: int = 3,
         record: bool = True,
+        max_group: int | None = None,
     ) -> None:
         """Set up the units and the empty grid."""
         self.p = puzzle
@@ -164,6 +167,7 @@ class Deducer:
         self.player = player
         self.max_level = max_level
         self.recording = record
+        self.max_group = max(1, puzzle.n // 2) if max_group is None else max_group
         n = self.n = puzzle.n
         self.k = puzzle.stars
         self.all = (1 << (n * n)) - 1
@@ -449,7 +453,7 @@ class Deducer:
                 continue
             moved = False
             size = 1
-            while self.max_level >= 2 and size <= max(1, n // 2):
+            while self.max_level >= 2 and size <= self.max_group:
                 if size > 1 and self.max_level < 3:
                     break
                 if self.confined(size):

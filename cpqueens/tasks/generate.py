@@ -6,7 +6,8 @@ each holding ``stars`` of its queens. Then cells move between neighbouring
 regions (never a queen's cell, every region kept connected), and the
 player's rules (:mod:`cpqueens.tasks.deduce`) steer the moves:
 
-1. a move is kept when the rules up to the target level decide at least as
+1. a move is kept when the rules up to the target level (groups of at most
+   :data:`GROUP` units in the level 3 rule) decide at least as
    many cells as before (ties broken by how close the rows, columns and
    regions are to their last cells), until those rules solve the grid, which
    proves it has one solution and no other;
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
 
 #: Moves without progress before an attempt starts afresh.
 PATIENCE = 200
+#: The largest groups of the level 3 rule while steering (fewer rules, same soundness:
+#: a grid they solve, every rule solves; the rating afterwards uses them all).
+GROUP = 3
 LEVELS = {"easy": 1, "medium": 2, "hard": 3}
 LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
 
@@ -137,7 +141,9 @@ def _score(
     1 / (1 + its unknown cells - the queens it needs): a unit one cell from
     its last cells scores more than a wide one.
     """
-    deducer = Deducer(cls(n, regions, stars=k), deadline, max_level=level, record=False)
+    deducer = Deducer(
+        cls(n, regions, stars=k), deadline, max_level=level, record=False, max_group=GROUP
+    )
     _, solved = deducer.run()
     unknown = deducer.all & ~deducer.queens & ~deducer.crossed
     near = 0.0
