@@ -5,7 +5,6 @@
 4
 """
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends import backends
@@ -15,11 +14,12 @@ from cpqueens.errors import (
     CountInterrupted,
     CpqueensError,
     CrossCheckError,
+    ImageReadError,
     IncompleteSearchError,
     NotSupportedError,
     WorkerLostError,
 )
-from cpqueens.model import Model, model
+from cpqueens.model import Model, cells, domination, independence, model, peaceable
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.expressions import (
     Condition,
@@ -31,35 +31,30 @@ from cpqueens.vocabulary.expressions import (
 from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:  # loaded on first use (below): a count never pays their import
-    from cpqueens.tasks.optimise import (
-        CellModel,
-        Optimum,
-        cells,
-        domination,
-        independence,
-        peaceable,
-    )
+    from cpqueens.tasks.optimise import Optimum
     from cpqueens.tasks.puzzles import Puzzle
 
 __version__ = "0.1.0"
 
-#: name -> the module that defines it, imported the first time the name is read.
-_LAZY = {
-    "CellModel": "cpqueens.tasks.optimise",
-    "Optimum": "cpqueens.tasks.optimise",
-    "cells": "cpqueens.tasks.optimise",
-    "domination": "cpqueens.tasks.optimise",
-    "independence": "cpqueens.tasks.optimise",
-    "peaceable": "cpqueens.tasks.optimise",
-    "Puzzle": "cpqueens.tasks.puzzles",
-}
+#: The name cells() models had before there was one model: the same class.
+CellModel = Model
+
+#: The names imported the first time they are read.
+_LAZY = ("Optimum", "Puzzle")
 
 
 def __getattr__(name: str) -> Any:
     """Import the puzzle and optimisation names on first use (PEP 562)."""
-    if name not in _LAZY:
+    if name == "Optimum":
+        from cpqueens.tasks import optimise
+
+        value: Any = optimise.Optimum
+    elif name == "Puzzle":
+        from cpqueens.tasks import puzzles
+
+        value = puzzles.Puzzle
+    else:
         raise AttributeError(f"module 'cpqueens' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
     globals()[name] = value
     return value
 
@@ -79,6 +74,7 @@ __all__ = [
     "CpqueensError",
     "CrossCheckError",
     "Expression",
+    "ImageReadError",
     "IncompleteSearchError",
     "Model",
     "NotSupportedError",

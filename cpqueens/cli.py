@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import cpqueens
 from cpqueens.backends import choices, distribution, is_installed, known, preference
-from cpqueens.errors import CountInterrupted, CpqueensError
+from cpqueens.errors import CountInterrupted, CpqueensError, ImageReadError
 from cpqueens.execution.files import FileRefusedError, read_at_most, read_regular
 from cpqueens.model import DEFAULT_BACKEND, Model
 from cpqueens.vocabulary.board import Board
@@ -602,6 +602,11 @@ def run_optimize(args: argparse.Namespace) -> int:
                 f"the board in {args.board!r} has queens drawn on it: optimize reads blocked "
                 "cells only ('.' free, '#' blocked)"
             )
+        if args.columns is not None and args.columns != board.n:
+            raise UsageError(
+                f"--columns is {args.columns} but the board in {args.board!r} has {board.n} "
+                "columns: leave --columns out with --board"
+            )
         n, blocked = board.n, board.blocked
     if n is None:
         raise UsageError("give the board size N or a board file with --board")
@@ -635,6 +640,14 @@ def run_optimize(args: argparse.Namespace) -> int:
         for row in range(n):
             cols = range(n if args.columns is None else args.columns)
             print(" ".join(marks.get((row, col), ".") for col in cols))
+    if result.status == "feasible":  # the best found is printed, but it is not proved
+        print(
+            f"cpqueens: the time limit of {args.time_limit:g} s ended the search before a proof: "
+            f"{result.value} is the best found, the optimum is at "
+            f"{'least' if name == 'domination' else 'most'} {result.bound}",
+            file=sys.stderr,
+        )
+        return 1
     return 1 if result.status == "infeasible" else 0
 
 
@@ -736,14 +749,20 @@ examples:
   cpqueens puzzle verify queens.txt --queens 0,2 1,0 2,3 3,1 4,4   the rules an answer breaks
   cpqueens puzzle new --size 9 --difficulty hard --seed 7 --format json
   cpqueens puzzle count big.txt --time-limit 10   an error, not a number, past 10 s
+  cpqueens puzzle solve shot.png                  a screenshot of the game, read and solved
+  cpqueens puzzle solve shot.png --format png --out solved.png   its queens drawn on it
 
 A puzzle file ('-' for stdin) is a letter grid (one region letter or digit per
 cell, one row per line; '*' after a cell marks a given queen, '#' a blocked
 cell; optional header lines 'stars K' and 'diagonals') or JSON: {"n": 8,
 "regions": [[0, 0, 1, ...], ...], "stars": 1, "givens": {"queens": [[r, c]],
-"blocked": [[r, c]]}} (stars and givens optional). 'puzzle solve' also reads
-several: a JSON array of puzzles, or letter grids separated by blank lines.
-Cells are 0-based (row, col), row 0 at the top, column 0 at the left.
+"blocked": [[r, c]]}} (stars and givens optional), or a screenshot of the
+Queens game (PNG, JPEG or WebP, told by its content): the board is found in
+it and read, and refused in one line if the reading is unsure (the colours
+do not read as n connected regions with exactly one solution). 'puzzle
+solve' also reads several: a JSON array of puzzles, or letter grids
+separated by blank lines. Cells are 0-based (row, col), row 0 at the top,
+column 0 at the left.
 
 Exit codes: 0 done (check: the puzzle is unique; verify: the answer solves
 it); 1 no solution or several (check, explain, hint), an answer that breaks a
@@ -753,6 +772,11 @@ command line; 130 Ctrl-C.
 
 #: The largest puzzle file read: a 62 x 62 grid is some 12 KB; room for a batch of them.
 MAX_PUZZLE_BYTES = 4 * 2**20
+
+
+#: The names of pictures: a file so named that is no picture is refused as one.
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+FILE_HELP = "the puzzle: a letter grid, JSON, or a screenshot (PNG, JPEG, WebP); - = stdin"
 
 
 def add_puzzle_commands(commands: Any) -> None:
@@ -772,17 +796,33 @@ def add_puzzle_commands(commands: Any) -> None:
             help="give up after S seconds: an error, never a partial answer",
         )
 
-    def add_file(parser: argparse.ArgumentParser, backend: bool = True) -> None:
+    def add_source(parser: argparse.ArgumentParser, queens: bool = True) -> None:
+        parser.add_argument("file", metavar="FILE", help=FILE_HELP)
+        if not queens:
+            return
         parser.add_argument(
-            "file", metavar="FILE", help="the puzzle: a letter grid or JSON; - = stdin"
+            "--with-queens",
+            action="store_true",
+            help="a screenshot's drawn queens are givens (default: only its regions are read)",
         )
+
+    def add_file(
+        parser: argparse.ArgumentParser, backend: bool = True, queens: bool = True
+    ) -> None:
+        add_source(parser, queens)
         if backend:
             parser.add_argument("--backend", choices=engines, default="auto", help="the engine")
         add_time_limit(parser)
 
     solve = verbs.add_parser("solve", help="print the solution (of each puzzle)", **shared)
     add_file(solve)
-    solve.add_argument("--format", choices=("board", "json", "svg"), default="board")
+    solve.add_argument(
+        "--format",
+        choices=("board", "json", "svg", "png"),
+        default="board",
+        help="png: the screenshot FILE with the solution's queens drawn on it",
+    )
+    solve.add_argument("--out", metavar="PATH", help="write the output to PATH, not stdout")
     solve.set_defaults(run=run_puzzle_solve)
     check = verbs.add_parser("check", help="say whether the solution is unique", **shared)
     add_file(check)
@@ -792,11 +832,12 @@ def add_puzzle_commands(commands: Any) -> None:
     add_file(count)
     count.set_defaults(run=run_puzzle_count)
     explain = verbs.add_parser("explain", help="print the deduction steps and difficulty", **shared)
-    add_file(explain, backend=False)
+    add_source(explain)
+    add_time_limit(explain)
     explain.add_argument("--format", choices=("text", "json"), default="text")
     explain.set_defaults(run=run_puzzle_explain)
     hint = verbs.add_parser("hint", help="print the next deduction only", **shared)
-    add_file(hint, backend=False)
+    add_file(hint, backend=False, queens=False)
     hint.add_argument(
         "--with-queens", metavar="R,C", type=cell, nargs="+", default=[],
         help="the queens placed so far (0-based row, column)",
@@ -827,42 +868,70 @@ def add_puzzle_commands(commands: Any) -> None:
     new.set_defaults(run=run_puzzle_new)
 
 
-def _read_text(path: str, what: str) -> str:
-    """The UTF-8 text of file ``path`` ('-' = stdin), at most :data:`MAX_PUZZLE_BYTES`."""
+def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
+    """(the puzzles, a Screenshot or None) from ``args.file``: text, JSON or an image.
+
+    An image is told by its first bytes (PNG, JPEG, WebP), not by its name;
+    a text may hold several puzzles (a JSON array, or grids separated by
+    blank lines). Devices are refused; at most so many bytes are read.
+    """
+    from cpqueens.readers.images import MAX_IMAGE_BYTES, image_kind
+    from cpqueens.tasks.puzzles import Puzzle
+
+    path = args.file
+    shot_queens = args.with_queens is True  # hint's --with-queens is a list of cells instead
     name = "<stdin>" if path == "-" else repr(path)
     try:
         if path == "-":
             if sys.stdin is None:
-                raise UsageError(f"cannot read {what} {name}: no standard input")
+                raise UsageError(f"cannot read puzzle file {name}: no standard input")
             stdin = getattr(sys.stdin, "buffer", sys.stdin)
-            data = read_at_most(stdin, MAX_PUZZLE_BYTES)
+            data = read_at_most(stdin, MAX_IMAGE_BYTES)
         else:
-            data = read_regular(path, MAX_PUZZLE_BYTES)
-        return data.decode("utf-8-sig") if isinstance(data, bytes) else data
+            data = read_regular(path, MAX_IMAGE_BYTES)
+        if isinstance(data, bytes) and image_kind(data):
+            try:
+                shot = Puzzle.read_screenshot(
+                    data, with_queens=shot_queens, time_limit=getattr(args, "time_limit", None)
+                )
+            except ImageReadError as error:
+                raise UsageError(f"image {name}: {error}") from None
+            return [shot.puzzle], shot
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
     except (OSError, UnicodeDecodeError, FileRefusedError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         if isinstance(error, FileRefusedError):
-            reason = f"{error} (a {what} is a regular file or stdin of at most "
-            reason += f"{MAX_PUZZLE_BYTES} bytes)"
-        raise UsageError(f"cannot read {what} {name}: {reason}") from None
-
-
-def read_puzzles(path: str) -> list[Any]:
-    """The puzzles in file ``path`` ('-' = stdin): one, or several (a JSON array, blank lines)."""
-    from cpqueens.tasks.puzzles import Puzzle
-
-    name = "<stdin>" if path == "-" else repr(path)
-    text = _read_text(path, "puzzle file")
+            reason = f"{error} (a puzzle file is a regular file or stdin of at most "
+            reason += f"{MAX_PUZZLE_BYTES} bytes of text, or a screenshot)"
+        elif isinstance(error, OSError):
+            reason = error.strerror or str(error)
+        else:
+            reason = "not UTF-8 text (nor a PNG, JPEG or WebP image)"
+        raise UsageError(f"cannot read puzzle file {name}: {reason}") from None
+    if len(data) > MAX_PUZZLE_BYTES:
+        raise UsageError(
+            f"cannot read puzzle file {name}: it holds more than {MAX_PUZZLE_BYTES} bytes of "
+            f"text (a puzzle file holds at most that, a screenshot at most {MAX_IMAGE_BYTES})"
+        )
+    if shot_queens:
+        raise UsageError(
+            f"--with-queens reads a screenshot's queens: {name} is a puzzle file, not an image"
+        )
     try:
-        return Puzzle.loads_all(text)
+        return Puzzle.loads_all(text), None
     except (ValueError, TypeError) as error:
+        if path.lower().endswith(IMAGE_SUFFIXES):  # named as a picture, but it is none
+            start = data[:8]
+            raise UsageError(
+                f"image {name}: not a PNG, JPEG or WebP image (it starts with {start!r})"
+            ) from None
         raise UsageError(f"puzzle file {name}: {error}") from None
 
 
-def read_puzzle(path: str) -> Any:
-    """The one puzzle in file ``path`` ('-' = stdin): a letter grid or JSON, UTF-8."""
-    found = read_puzzles(path)
+def read_puzzle(args: argparse.Namespace) -> Any:
+    """The one puzzle in ``args.file``: a letter grid, JSON or a screenshot."""
+    found = read_source(args)[0]
     if len(found) != 1:
+        path = args.file
         name = "<stdin>" if path == "-" else repr(path)
         raise UsageError(
             f"puzzle file {name} holds {len(found)} puzzles (a JSON array, or grids separated "
@@ -871,21 +940,47 @@ def read_puzzle(path: str) -> Any:
     return found[0]
 
 
+def write_output(args: argparse.Namespace, output: str | bytes) -> None:
+    """``output`` to ``args.out`` if given, else to stdout (text with a newline)."""
+    if isinstance(output, str):
+        output += "\n"
+    if args.out is None:
+        if isinstance(output, bytes):
+            if sys.stdout.isatty():
+                raise UsageError("--format png writes an image: give --out PATH")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(output)
+        else:
+            sys.stdout.write(output)
+        return
+    try:
+        with open(args.out, "wb" if isinstance(output, bytes) else "w") as file:
+            file.write(output)
+    except OSError as error:
+        raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+
+
 def _cells_json(cells: Any) -> list[list[int]]:
     return [[r, c] for r, c in sorted(cells)]
 
 
 def run_puzzle_solve(args: argparse.Namespace) -> int:
-    """``cpqueens puzzle solve``: one solution of each puzzle, as a grid, JSON or SVG.
+    """``cpqueens puzzle solve``: one solution of each puzzle, as a grid, JSON, SVG or PNG.
 
     A puzzle with several solutions is solved, and stderr says so; one with
     none prints nothing (``null`` in JSON) and the exit code is 1.
     """
-    puzzles = read_puzzles(args.file)
+    puzzles, shot = read_source(args)
     several = len(puzzles) > 1
+    if args.format == "png" and shot is None:
+        raise UsageError(
+            "--format png draws the queens over a screenshot: FILE is a puzzle file "
+            "(use --format svg for a picture)"
+        )
     if several and args.format == "svg":
         raise UsageError(f"--format svg draws one puzzle, and the file holds {len(puzzles)}")
     code = 0
+    outputs: list[str] = []
     for index, puzzle in enumerate(puzzles, start=1):
         where = f"puzzle {index}: " if several else ""
         found = puzzle.solutions(limit=2, backend=args.backend, time_limit=args.time_limit)
@@ -893,7 +988,7 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
             print(f"cpqueens: {where}no solution", file=sys.stderr)
             code = 1
             if args.format == "json" and several:
-                print(json.dumps({"queens": None}))
+                outputs.append(json.dumps({"queens": None}))
             continue
         if len(found) > 1:
             print(
@@ -901,20 +996,24 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         queens = found[0]
+        if args.format == "png":
+            write_output(args, shot.overlay(queens))
+            return code
         if args.format == "json":
-            print(json.dumps({"queens": _cells_json(queens)}))
+            outputs.append(json.dumps({"queens": _cells_json(queens)}))
         elif args.format == "svg":
-            print(puzzle.svg(queens))
+            outputs.append(puzzle.svg(queens))
         else:
-            if several and index > 1:
-                print()
-            print(puzzle.draw(queens, colour=sys.stdout.isatty()))
+            colour = args.out is None and sys.stdout.isatty()
+            outputs.append(puzzle.draw(queens, colour=colour))
+    if outputs:
+        write_output(args, ("\n" if args.format == "json" else "\n\n").join(outputs))
     return code
 
 
 def run_puzzle_check(args: argparse.Namespace) -> int:
     """``cpqueens puzzle check``: unique (exit 0) or not (exit 1), with up to two solutions."""
-    puzzle = read_puzzle(args.file)
+    puzzle = read_puzzle(args)
     unique, found = puzzle.check(backend=args.backend, time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps({"unique": unique, "solutions": [_cells_json(s) for s in found]}))
@@ -933,7 +1032,7 @@ def run_puzzle_check(args: argparse.Namespace) -> int:
 
 def run_puzzle_count(args: argparse.Namespace) -> int:
     """``cpqueens puzzle count``: the exact number of solutions."""
-    print(read_puzzle(args.file).count(backend=args.backend, time_limit=args.time_limit))
+    print(read_puzzle(args).count(backend=args.backend, time_limit=args.time_limit))
     return 0
 
 
@@ -946,7 +1045,7 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
 
     A puzzle without exactly one solution: its steps, then one line on stderr, exit code 1.
     """
-    explanation = read_puzzle(args.file).explain(time_limit=args.time_limit)
+    explanation = read_puzzle(args).explain(time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps(explanation.to_json()))
     else:
@@ -959,7 +1058,7 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
 
 def run_puzzle_hint(args: argparse.Namespace) -> int:
     """``cpqueens puzzle hint``: the next deduction for the queens placed so far."""
-    puzzle = read_puzzle(args.file)
+    puzzle = read_puzzle(args)
     step = puzzle.hint(args.with_queens, time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps(None if step is None else step.to_json()))
@@ -973,7 +1072,17 @@ def read_answer(path: str, puzzle: Any) -> list[tuple[int, int]]:
     from cpqueens.tasks.puzzles import Puzzle
 
     name = "<stdin>" if path == "-" else repr(path)
-    text = _read_text(path, "answer file")
+    try:
+        if path == "-":
+            data = read_at_most(getattr(sys.stdin, "buffer", sys.stdin), MAX_PUZZLE_BYTES)
+        else:
+            data = read_regular(path, MAX_PUZZLE_BYTES)
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    except (OSError, UnicodeDecodeError, FileRefusedError) as error:
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        if isinstance(error, UnicodeDecodeError):
+            reason = "not UTF-8 text"
+        raise UsageError(f"cannot read answer file {name}: {reason}") from None
     try:
         if text.lstrip().startswith("{"):
             obj = json.loads(text)
@@ -990,7 +1099,7 @@ def read_answer(path: str, puzzle: Any) -> list[tuple[int, int]]:
 
 def run_puzzle_verify(args: argparse.Namespace) -> int:
     """``cpqueens puzzle verify``: the rules an answer breaks, one per line; exit 0 if none."""
-    puzzle = read_puzzle(args.file)
+    puzzle = read_puzzle(args)
     queens = args.queens if args.queens is not None else read_answer(args.answer, puzzle)
     problems = puzzle.verify(queens)
     if not problems:

@@ -11,8 +11,12 @@ class CpqueensError(Exception):
     """Base class of every exception raised by cpqueens itself."""
 
 
-class NotSupportedError(CpqueensError):
-    """A backend was handed a constraint it cannot translate."""
+class NotSupportedError(CpqueensError, ValueError):
+    """A backend was handed a statement it cannot state or a verb it cannot answer.
+
+    Its message names an engine that can, where one is installed. It is a
+    ``ValueError`` too: the backend asked for is a value this statement does not take.
+    """
 
 
 class BackendUnavailableError(CpqueensError, ImportError):
@@ -69,3 +73,17 @@ class CountInterrupted(KeyboardInterrupt):
 
 class InvalidSolutionError(CpqueensError):
     """A search produced a solution that breaks its model: a bug, caught before it is returned."""
+
+
+class ImageReadError(CpqueensError):
+    """A screenshot the reader cannot turn into one puzzle it is sure of; the text says what it saw.
+
+    ``reading`` is what was read before the reader stopped (a
+    :class:`cpqueens.readers.screenshot.Reading`, or None when no grid was
+    found): the grid's size, its cells and the colour groups, for a caller
+    that wants to show or correct it.
+    """
+
+    def __init__(self, message: str, reading: object = None) -> None:
+        super().__init__(message)
+        self.reading = reading

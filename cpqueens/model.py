@@ -10,18 +10,19 @@ import numbers
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends import backends as installed_backends
 from cpqueens.backends import get as get_backend
-from cpqueens.errors import CrossCheckError
+from cpqueens.errors import CrossCheckError, NotSupportedError
 from cpqueens.strategies.planner import AUTO, BackendName, resolve
 from cpqueens.strategies.symmetry import leader
 from cpqueens.tasks import count as count_task
 from cpqueens.vocabulary import summary
 from cpqueens.vocabulary.board import Board, check_cells, check_size
+from cpqueens.vocabulary.cells import Attack, CellBoard, CellProblem, Placement
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.constraints import (
     Cell,
@@ -31,12 +32,23 @@ from cpqueens.vocabulary.constraints import (
     Placed,
     Regions,
     Toroidal,
+    Where,
     check_region_grid,
+)
+from cpqueens.vocabulary.expressions import (
+    CellVariables,
+    Condition,
+    Expression,
+    Variables,
+    at_cell_level,
 )
 from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS, no_room
 from cpqueens.vocabulary.problem import Problem
 from cpqueens.vocabulary.regions import RegionPuzzle
 from cpqueens.vocabulary.solution import Solution
+
+if TYPE_CHECKING:
+    from cpqueens.tasks.optimise import Optimum
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits.
 DEFAULT_BACKEND: BackendName = AUTO
@@ -44,17 +56,27 @@ DEFAULT_BACKEND: BackendName = AUTO
 
 @dataclass(frozen=True)
 class Model(Problem):
-    """An N-Queens-family problem with its verbs: count, solutions, first, exists, find.
+    """An N-Queens-family problem with its verbs: count, solutions, first, exists, find, optimise.
 
-    The data (board, colours, placed queens, constraints; ``where`` and
-    ``q``) is :class:`cpqueens.vocabulary.problem.Problem`'s; each verb calls
-    down into its task (``cpqueens.tasks``).
+    One class states every problem of the family. With one queen per row and
+    column (the classic problem and its variants: holes, placed queens,
+    colours, regions, conditions over ``q[r]``) the data is
+    :class:`cpqueens.vocabulary.problem.Problem`'s, the column encoding, and
+    ``cells`` is None. Any other statement (any number of pieces, quotas per
+    row, column and region, kings and rooks, armies, domination, rectangular
+    boards) is held at the cell level in ``cells``
+    (:class:`cpqueens.vocabulary.cells.CellProblem`), the encoding every
+    statement lowers to. Each verb calls down into its task (``cpqueens.tasks``).
     """
+
+    #: The statement at the cell level, when it is not one queen per row and column.
+    cells: CellProblem | None = field(default=None)
 
     def count(
         self,
         backend: BackendName = DEFAULT_BACKEND,
         *,
+        queens: int | None = None,
         unique: bool = False,
         workers: int | None = None,
         executor: Executor | None = None,
@@ -87,11 +109,25 @@ class Model(Problem):
         Ctrl-C stops the workers and raises ``CountInterrupted`` (a
         ``KeyboardInterrupt``), the checkpoint holding every finished subproblem.
 
+        ``queens``: the number of pieces per army, for statements whose quotas
+        do not fix it (``per_row=None``); None counts every size. A statement
+        with one queen per row has exactly n: another number raises.
+
         >>> model(8).count()
         92
         >>> model(8).count(unique=True)
         12
+        >>> model(8, per_row=None, per_column=None).count(queens=8)
+        92
         """
+        if self.cells is not None:
+            _no_pool("count", workers=workers, executor=executor, checkpoint=checkpoint)
+            from cpqueens.tasks import optimise
+
+            return optimise.count(
+                self.cells, queens, unique=unique, backend=backend, time_limit=time_limit
+            )
+        self._check_queens(queens)
         return count_task.count(
             self,
             backend,
@@ -101,6 +137,19 @@ class Model(Problem):
             progress=progress,
             checkpoint=checkpoint,
             time_limit=time_limit,
+        )
+
+    def _check_queens(self, queens: object) -> None:
+        """Refuse a ``queens`` other than None or n: one queen per row puts n on the board."""
+        if queens is None or (
+            isinstance(queens, int) and not isinstance(queens, bool) and queens == self.n
+        ):
+            return
+        if isinstance(queens, bool) or not isinstance(queens, int) or queens < 0:
+            raise TypeError(f"queens must be an int >= 0 or None, got {queens!r}")
+        raise ValueError(
+            f"queens={queens} contradicts the statement: one queen per row puts {self.n} queens "
+            "of each colour in every solution (per_row=None states any number)"
         )
 
     def engine(self, backend: BackendName = DEFAULT_BACKEND, *, path: bool = False) -> str:
@@ -125,9 +174,10 @@ class Model(Problem):
         backend: BackendName = DEFAULT_BACKEND,
         limit: int | None = None,
         *,
+        queens: int | None = None,
         unique: bool = False,
         time_limit: float | None = None,
-    ) -> Iterator[Solution]:
+    ) -> Iterator[Any]:
         """Lazily yield solutions in lexicographic order, at most ``limit``.
 
         The order is that of colour 0's columns row by row, then colour 1's, and
@@ -135,6 +185,10 @@ class Model(Problem):
         under ``symmetries()`` (the smallest solution of its class). A
         ``time_limit`` (seconds) that ends the search first ends the iterator
         with ``IncompleteSearchError``, after the solutions found by then.
+
+        A statement at the cell level (``cells``) yields each solution as a
+        :class:`~cpqueens.vocabulary.cells.Placement`: (row, col, army) triples,
+        ``queens`` of them per army if given.
         """
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
@@ -143,8 +197,32 @@ class Model(Problem):
         if not isinstance(unique, bool):
             raise TypeError(f"unique must be True or False, got {unique!r}")
         seconds = check_time_limit(time_limit)
+        if self.cells is not None:
+            return self._placements(backend, limit, queens, unique, seconds)
+        self._check_queens(queens)
         resolve(self, backend)  # an unknown or missing backend fails here, not when iterated
         return self._solutions(backend, limit, unique, seconds)
+
+    def _placements(
+        self,
+        backend: BackendName,
+        limit: int | None,
+        queens: int | None,
+        unique: bool,
+        time_limit: float | None,
+    ) -> Iterator[Placement]:
+        """The solutions of the cell statement as ``Placement``s, at most ``limit``."""
+        from cpqueens.tasks import optimise
+
+        problem = self.lowered()  # the cell statement
+        found = optimise.solutions(
+            problem, queens, unique=unique, backend=backend, time_limit=time_limit
+        )
+        board = problem.board
+        return (
+            Placement(pieces, (board.rows, board.cols), board.blocked)
+            for pieces in (found if limit is None else islice(found, limit))
+        )
 
     def _solutions(
         self, backend: BackendName, limit: int | None, unique: bool, time_limit: float | None
@@ -167,7 +245,7 @@ class Model(Problem):
 
     def first(
         self, backend: BackendName = DEFAULT_BACKEND, *, time_limit: float | None = None
-    ) -> Solution | None:
+    ) -> Any:
         """The lexicographically first solution (as ``solutions()`` orders them), or None.
 
         Plain models on at most 64 columns are searched by compiled code. A
@@ -177,6 +255,8 @@ class Model(Problem):
         >>> model(8).first().columns
         (0, 4, 7, 5, 2, 6, 1, 3)
         """
+        if self.cells is not None:
+            return next(iter(self.solutions(backend, 1, time_limit=time_limit)), None)
         from cpqueens.tasks import decide as decide_task  # on first use: counts never load it
 
         found = decide_task.first(self, backend, check_time_limit(time_limit))
@@ -194,13 +274,15 @@ class Model(Problem):
         >>> model(3).exists(), model(4).exists()
         (False, True)
         """
+        if self.cells is not None:
+            return self.first(backend, time_limit=time_limit) is not None
         from cpqueens.tasks import decide as decide_task  # on first use: counts never load it
 
         return decide_task.exists(self, backend, check_time_limit(time_limit))
 
     def find(
         self, backend: BackendName = DEFAULT_BACKEND, *, time_limit: float | None = None
-    ) -> Solution | None:
+    ) -> Any:
         """Any one solution (not ordered), checked against the model; None if provably none.
 
         "auto" races a construction (free boards), min-conflicts local search
@@ -214,6 +296,8 @@ class Model(Problem):
         >>> model(3).find() is None
         True
         """
+        if self.cells is not None:
+            return self.first(backend, time_limit=time_limit)
         from cpqueens.tasks import find as find_task  # on first use: counts never load it
 
         return find_task.find(self, backend, time_limit)
@@ -224,7 +308,13 @@ class Model(Problem):
         >>> cp, q = model(6).to_cpsat()
         >>> len(q), len(q[0])
         (1, 6)
+
+        A statement at the cell level gives its 0/1 variables ``x[army][(row, col)]``.
         """
+        if self.cells is not None:
+            from cpqueens.backends.cpsat.cells import build
+
+            return build(self.cells)
         from cpqueens.backends.cpsat.export import to_cpsat
 
         return to_cpsat(self)
@@ -232,27 +322,183 @@ class Model(Problem):
     def to_cpmpy(self) -> tuple[Any, Any]:
         """A ``cpmpy.Model`` of this model and its variables ``q`` (colours x n).
 
+        A statement at the cell level gives its 0/1 variables ``x`` (armies x rows x columns).
+
         CPMpy is an optional extra: ``pip install 'cpqueens[cpmpy]'``.
         """
+        if self.cells is not None:
+            from cpqueens.backends.cpsat.export import cells_to_cpmpy
+
+            return cells_to_cpmpy(self.cells)
         from cpqueens.backends.cpsat.export import to_cpmpy
 
         return to_cpmpy(self)
 
-    def cross_check(self) -> int:
-        """Count with every installed backend; return the count, or raise if any two disagree."""
-        counts = {name: self.count(name) for name in installed_backends()}
-        if len(set(counts.values())) != 1:
-            found = ", ".join(f"{name}={value}" for name, value in counts.items())
-            raise CrossCheckError(f"backends disagree on the count: {found}")
-        return next(iter(counts.values()))
+    def cross_check(
+        self, queens: int | None = None, *, unique: bool = False, time_limit: float | None = None
+    ) -> int:
+        """Count with every installed backend; return the count, or raise if any two disagree.
+
+        A statement at the cell level is counted by every engine that states
+        it (at least two), ``queens`` pieces per army if given.
+        """
+        if self.cells is not None:
+            from cpqueens.tasks import optimise
+
+            return optimise.cross_check(self.cells, queens, unique=unique, time_limit=time_limit)
+        self._check_queens(queens)
+        if unique or time_limit is not None:
+            return _agree(
+                {
+                    name: self.count(name, unique=unique, time_limit=time_limit)
+                    for name in installed_backends()
+                }
+            )
+        return _agree({name: self.count(name) for name in installed_backends()})
+
+    def maximize(self, backend: BackendName = DEFAULT_BACKEND, **options: Any) -> Optimum:
+        """The largest solution (pieces of army 0), proved optimal unless a limit ends it.
+
+        Options: ``time_limit`` (seconds), ``workers`` (CP-SAT's, default 2),
+        ``symmetry`` (lex-leader constraints, default True), ``count`` and
+        ``unique`` (also count the optimal solutions, or their classes), and
+        ``progress(value, bound, seconds)`` called on each better solution;
+        ``backend`` "python-constraint" steps the size instead, proving each
+        step by exhausting the next (small boards only; "auto" is CP-SAT).
+
+        >>> model(8, per_row=None, per_column=None).maximize().value
+        8
+        """
+        from cpqueens.tasks import optimise
+
+        return optimise.optimise(self.lowered(), "maximize", backend=backend, **options)
+
+    def minimize(self, backend: BackendName = DEFAULT_BACKEND, **options: Any) -> Optimum:
+        """The smallest solution, proved optimal unless a limit ends it (options: ``maximize``).
+
+        >>> model(8, per_row=None, per_column=None, independent=False, dominating=True).minimize(
+        ...     symmetry=False).value
+        5
+        """
+        from cpqueens.tasks import optimise
+
+        return optimise.optimise(self.lowered(), "minimize", backend=backend, **options)
+
+    @property
+    def x(self) -> CellVariables:
+        """The cell variables for ``where``: ``x[row, col]`` is 1 where a piece stands, else 0.
+
+        On every model: at the cell level each is its cell's 0/1 variable (army
+        0's piece); with one queen per row, ``x[r, c]`` is ``int(q[r] == c)``.
+
+        >>> m = model(8)
+        >>> m.where(m.x[0, 0] + m.x[7, 7] == 1).count()
+        8
+        >>> kings = model(3, attack="king", per_row=None, per_column=None)
+        >>> kings.where(kings.x[1, 1] == 1).count()
+        1
+        """
+        if self.cells is not None:
+            board = self.cells.board
+            return CellVariables(board.rows, board.cols, cells=True)
+        return CellVariables(self.n, self.n, cells=False, colours=self.colours)
+
+    @property
+    def q(self) -> Variables:
+        """The column variables for ``where``: ``q[row]`` (colour 0), ``q[colour, row]``.
+
+        They exist with one queen per row; a statement at the cell level has ``x[row, col]``.
+        """
+        if self.cells is not None:
+            raise NotSupportedError(
+                "q[row] is the column of the one queen of a row; this statement has any number "
+                "of pieces per row: write conditions with x[row, col] (1 where a piece stands)"
+            )
+        return super().q
+
+    def where(self, *conditions: Any, keeps: Iterable[str] = ()) -> Model:
+        """The same model narrowed by conditions over ``q[row]`` or ``x[row, col]`` (a new model).
+
+        Each argument is a condition or an iterable of them. ``keeps`` declares
+        the board symmetries that keep the conditions (one-queen-per-row models;
+        see ``Problem.where``).
+
+        >>> m = model(8)
+        >>> m.where(m.q[0] < m.q[7]).count()
+        46
+        """
+        if self.cells is None:
+            return super().where(*conditions, keeps=keeps)
+        if tuple(keeps):
+            raise NotSupportedError(
+                f"keeps={tuple(keeps)!r}: conditions at the cell level keep the identity alone"
+            )
+        board = self.cells.board
+        shape = (board.rows, -board.cols)
+        found = []
+        for condition in _flatten(conditions):
+            if not isinstance(condition, Condition):
+                raise TypeError(
+                    f"where() takes conditions built from model.x (such as "
+                    f"m.x[0, 1] + m.x[1, 0] <= 1), got {condition!r} ({type(condition).__name__})"
+                )
+            if condition.shape is not None and condition.shape != shape:
+                raise ValueError(
+                    f"the condition {condition} is over the variables of another model, not this "
+                    f"{board.rows}x{board.cols} board of cells: build it from this model's x"
+                )
+            found.append(condition.node)
+        cells = replace(self.cells, conditions=self.cells.conditions + tuple(found))
+        return replace(self, cells=cells)
+
+    def lowered(self) -> CellProblem:
+        """The statement at the cell level: 0/1 per cell, linear sums (every engine states it).
+
+        A one-queen-per-row model lowers to quotas of one per row and column
+        over its attack lines; what the cell level cannot say (colours,
+        conditions over ``q``, rooks that may not touch) raises ``NotSupportedError``.
+
+        >>> lowered = model(4, blocked=[(0, 0)]).lowered()
+        >>> lowered.per_row, lowered.per_column, lowered.board.blocked
+        (1, 1, ((0, 0),))
+        """
+        if self.cells is not None:
+            return self.cells
+        return _lower(self)
 
     def _repr_svg_(self) -> str:
         """The board a notebook shows: blocked cells, placed queens by colour, coordinates."""
+        if self.cells is not None:
+            from cpqueens.vocabulary.drawing import rectangle_svg
+
+            board = self.cells.board
+            placed = [(army, r, c) for r, c, army in self.cells.placed]
+            return rectangle_svg(board.rows, board.cols, board.blocked, placed, coordinates=True)
         return summary.svg(self)
 
     def _repr_html_(self) -> str:
         """The summary a notebook shows: size, colours, symmetries and every constraint."""
+        if self.cells is not None:
+            import html
+
+            return f"<pre>{html.escape(str(self))}</pre>"
         return summary.html_summary(self)
+
+    def __str__(self) -> str:
+        """The model as mathematics: the statement and every constraint."""
+        if self.cells is not None:
+            return self.cells.describe()
+        return super().__str__()
+
+    def symmetries(self) -> tuple[str, ...]:
+        """The board symmetries mapping the whole statement onto itself.
+
+        >>> model(6, per_row=None, per_column=None, attack="king").symmetries()[:2]
+        ('identity', 'rot90')
+        """
+        if self.cells is not None:
+            return tuple(name for name, swap in self.cells.symmetries if not swap)
+        return super().symmetries()
 
 
 def model(
@@ -266,8 +512,16 @@ def model(
     diagonals: bool = True,
     regions: Sequence[Sequence[int]] | None = None,
     no_touch: bool = False,
+    per_row: int | None = 1,
+    per_column: int | None = 1,
+    per_region: int | None = None,
+    attack: Attack = "queen",
+    armies: int = 1,
+    independent: bool = True,
+    dominating: bool = False,
+    columns: int | None = None,
 ) -> Model:
-    """Build a model: an n x n board (or a ``Board``), blocked cells, colours, placed queens.
+    """Build a model, the one door: the classic board and its variants, pieces on cells, puzzles.
 
     - ``n``: the board size, an int >= 1, or a ``Board`` (its blocked cells
       come along, and its queens are placed; ``Board.parse`` reads the
@@ -294,6 +548,27 @@ def model(
       each colour puts one queen in every region (the Queens game).
     - ``no_touch``: no two queens of one colour touch, not even diagonally.
 
+    Any number of pieces (the cell level, every piece a 0/1 cell):
+
+    - ``per_row``, ``per_column``: exactly that many pieces on every row and
+      column; 1 and 1 (the defaults) is the classic problem, None states no
+      quota (``cpqueens.cells(...)`` is ``model(..., per_row=None,
+      per_column=None)``); ``per_region``: that many on every region of
+      ``regions`` (default 1 with ``regions``).
+    - ``attack``: "queen", "rook" (rows and columns) or "king" (the 8
+      neighbours: Star Battle); ``independent`` (default True): no piece
+      attacks another (of another army, with two); ``dominating``: every free
+      cell holds a piece or is attacked by one; ``armies=2``: two armies of
+      equal size (peaceable when independent); ``columns``: a rectangular
+      board of n rows and that many columns.
+
+    A statement with one queen per row and column is held in the column
+    encoding (``q[r]``: every engine, every strategy); any other at the cell
+    level (``Model.cells``), where CP-SAT states everything, python-constraint
+    small boards and the compiled counter one army of a given size. Both are
+    one ``Model`` with the same verbs; ``count(queens=k)``, ``maximize()`` and
+    ``minimize()`` size the pieces.
+
     Bad input raises a ``ValueError`` or ``TypeError`` naming the bad value; a
     contradictory but well-formed model (a placed queen on a blocked cell)
     simply has no solution.
@@ -317,9 +592,50 @@ def model(
     720
     >>> model(4, regions=[[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]).count()
     2
+    >>> model(8, per_row=None, per_column=None).count(queens=8)
+    92
+    >>> model(5, attack="king", per_row=None, per_column=None).maximize().value
+    9
+    >>> model(3, columns=5, per_row=None, per_column=None, blocked=[(1, 2)]).maximize().value
+    3
     """
     if isinstance(n, RegionPuzzle):
+        if n.stars != 1:
+            return _star_puzzle(n, blocked, placed, regions, per_region)
         n, placed, regions, no_touch, diagonals = _from_puzzle(n, placed, regions, diagonals)
+    if per_region is not None and regions is None:
+        raise ValueError(f"per_region={per_region!r} needs regions: a grid of region numbers")
+    if regions is not None and per_region is None:
+        per_region = 1
+    cell_level = _cell_level(
+        n, per_row, per_column, per_region, attack, armies, independent, dominating, columns
+    )
+    if cell_level is not None:
+        if colours not in (None, 1):
+            raise ValueError(
+                f"colours={colours!r} holds one queen per row for each colour: with {cell_level} "
+                "the pieces are stated on cells, where armies=2 gives two armies"
+            )
+        return _cell_model(
+            n,
+            blocked,
+            placed,
+            toroidal,
+            knight,
+            diagonals,
+            regions,
+            no_touch,
+            per_row,
+            per_column,
+            per_region,
+            attack,
+            armies,
+            independent,
+            dominating,
+            columns,
+        )
+    if attack != "queen":
+        diagonals, no_touch = False, no_touch or attack == "king"
     if isinstance(n, Board):
         board = Board(n.n, n.blocked + check_cells(blocked, n.n, "blocked cell"))
         placed = (*n.queens, *placed)
@@ -418,3 +734,321 @@ def _placed_by_colour(
             rows[cell[0]] = cell
     first = tuple(sorted(by_colour.pop(0, ())))
     return first, {colour: tuple(sorted(cells)) for colour, cells in sorted(by_colour.items())}
+
+
+def _cell_level(
+    n: object,
+    per_row: object,
+    per_column: object,
+    per_region: object,
+    attack: object,
+    armies: object,
+    independent: object,
+    dominating: object,
+    columns: object,
+) -> str | None:
+    """Why the statement needs the cell level (a phrase), or None if one queen per row holds it.
+
+    One queen per row and column on a square board, one army that is
+    independent and not dominating, one per region: the column encoding.
+    Queens and rooks with one per row have one per column too (n rows, n
+    columns, none sharing a column); kings need both quotas said.
+    """
+    if attack not in ("queen", "rook", "king"):
+        raise ValueError(f"attack must be one of 'queen', 'rook', 'king', got {attack!r}")
+    size = n.n if isinstance(n, Board) else n
+    if columns is not None and columns != size:
+        return f"columns={columns!r}"
+    if armies != 1:
+        return f"armies={armies!r}"
+    if independent is not True:
+        return f"independent={independent!r}"
+    if dominating is not False:
+        return f"dominating={dominating!r}"
+    if per_region not in (None, 1):
+        return f"per_region={per_region!r}"
+    lines = (per_row, per_column)
+    if attack == "king":
+        return None if lines == (1, 1) else f"per_row={per_row!r}, per_column={per_column!r}"
+    if lines in ((1, 1), (1, None), (None, 1)):
+        return None
+    return f"per_row={per_row!r}, per_column={per_column!r}"
+
+
+def _cell_model(
+    n: int | Board,
+    blocked: Iterable[Cell],
+    placed: Iterable[Any],
+    toroidal: bool,
+    knight: bool,
+    diagonals: bool,
+    regions: Sequence[Sequence[int]] | None,
+    no_touch: bool,
+    per_row: int | None,
+    per_column: int | None,
+    per_region: int | None,
+    attack: Attack,
+    armies: int,
+    independent: bool,
+    dominating: bool,
+    columns: int | None,
+) -> Model:
+    """A statement at the cell level: its ``CellProblem`` in a ``Model``."""
+    for flag, name in ((diagonals, "diagonals"), (no_touch, "no_touch")):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, got {flag!r}")
+    if isinstance(n, Board):
+        rows, holes = n.n, (*n.blocked, *blocked)
+        placed = (*((r, c) for r, c, *_ in n.queens), *placed)
+    else:
+        rows, holes = n, tuple(blocked)
+    if not diagonals and attack == "queen":
+        attack = "rook"
+    if no_touch and attack == "rook":  # queens and kings never touch anyway
+        raise NotSupportedError(
+            "rooks that may not touch have no cell statement yet: use attack='king' with "
+            "per_row=1 and per_column=1, or the column encoding (per_row=1)"
+        )
+    board = CellBoard(
+        rows,
+        rows if columns is None else columns,
+        holes,
+        attack=attack,
+        toroidal=toroidal,
+        knight=knight,
+    )
+    problem = CellProblem(
+        board,
+        armies,
+        independent,
+        dominating,
+        tuple(placed),
+        per_row=per_row,
+        per_column=per_column,
+        regions=regions,  # type: ignore[arg-type]  # validated and made a tuple there
+        per_region=per_region,
+    )
+    return Model(Board(board.rows), cells=problem)
+
+
+def _star_puzzle(
+    puzzle: RegionPuzzle,
+    blocked: Iterable[Cell],
+    placed: Iterable[Any],
+    regions: object,
+    per_region: object,
+) -> Model:
+    """A puzzle of k stars per row, column and region (Star Battle): its cell statement."""
+    if regions is not None:
+        raise ValueError(f"pass regions or a puzzle, not both: got regions={regions!r}")
+    if puzzle.diagonals:
+        raise ValueError(
+            f"a puzzle with diagonals and {puzzle.stars} stars has no statement: "
+            "the long diagonals are stated for one star only"
+        )
+    k = puzzle.stars
+    return _cell_model(
+        puzzle.n,
+        (*puzzle.blocked, *blocked),
+        (*puzzle.queens, *placed),
+        False,
+        False,
+        True,
+        puzzle.regions,
+        False,
+        k,
+        k,
+        k if per_region is None else per_region,  # type: ignore[arg-type]
+        "king",
+        1,
+        True,
+        False,
+        None,
+    )
+
+
+def _lower(problem: Model) -> CellProblem:
+    """A one-queen-per-row model at the cell level: quotas of one per row and column."""
+    if problem.colours != 1:
+        raise NotSupportedError(
+            f"a model of {problem.colours} colours has no cell statement: each colour is its own "
+            "set of n queens (count it with count(); armies=2 states two armies on cells)"
+        )
+    kinds = {type(c).__name__ for c in problem.extra} - {
+        "Toroidal",
+        "KnightMoves",
+        "Regions",
+        "NoTouch",
+        "Placed",
+        "Where",
+    }
+    if kinds:
+        raise NotSupportedError(
+            f"the cell level cannot state {', '.join(sorted(kinds))} yet: count this model with "
+            "count(), or state it with per_row=None"
+        )
+    extra = {type(c).__name__: c for c in problem.extra}
+    attack: Attack = "queen"
+    if not problem.diagonals:
+        attack = "king" if "NoTouch" in extra else "rook"
+    grid = extra["Regions"].grid if "Regions" in extra else None  # type: ignore[attr-defined]
+    board = CellBoard(
+        problem.n,
+        problem.n,
+        problem.board.blocked,
+        attack=attack,
+        toroidal="Toroidal" in extra,
+        knight="KnightMoves" in extra,
+    )
+    conditions = tuple(
+        at_cell_level(c.condition, problem.n) for c in problem.extra if isinstance(c, Where)
+    )
+    return CellProblem(
+        board,
+        placed=problem.placed,
+        per_row=1,
+        per_column=1,
+        regions=grid,
+        per_region=None if grid is None else 1,
+        conditions=conditions,  # type: ignore[arg-type]  # conditions stay conditions
+    )
+
+
+def _agree(counts: dict[str, int]) -> int:
+    """The one count every backend gave, or raise ``CrossCheckError`` naming each."""
+    if len(set(counts.values())) != 1:
+        found = ", ".join(f"{name}={value}" for name, value in counts.items())
+        raise CrossCheckError(f"backends disagree on the count: {found}")
+    return next(iter(counts.values()))
+
+
+def _no_pool(verb: str, **options: object) -> None:
+    """Refuse the pool options a count at the cell level does not take, naming them."""
+    for name, value in options.items():
+        if value is not None:
+            raise NotSupportedError(
+                f"{verb}({name}=...) runs one-queen-per-row models in pieces; this statement is "
+                "counted by one engine's search: leave it out"
+            )
+
+
+def cells(
+    n: int | Board,
+    m: int | None = None,
+    blocked: Iterable[Cell] = (),
+    *,
+    placed: Iterable[tuple[int, ...]] = (),
+    toroidal: bool = False,
+    knight: bool = False,
+    attack: Attack = "queen",
+    armies: int = 1,
+    independent: bool = True,
+    dominating: bool = False,
+    per_row: int | None = None,
+    per_column: int | None = None,
+    regions: Sequence[Sequence[int]] | None = None,
+    per_region: int | None = None,
+) -> Model:
+    """A board of n rows and m columns (m = n if None) where any number of pieces stand.
+
+    The same ``Model`` as ``model(n, columns=m, per_row=None,
+    per_column=None, ...)``, with the same keywords, always held at the cell
+    level (its solutions are (row, col, army) pieces). Star Battle with k
+    stars is ``cells(n, attack="king", per_row=k, per_column=k,
+    regions=grid, per_region=k)``; the n-queens problem is ``cells(n, per_row=1)``.
+
+    >>> cells(8, per_row=1).count()
+    92
+    >>> cells(4, attack="rook", per_row=1, per_column=1).count(unique=True)
+    7
+    """
+    if attack not in ("queen", "rook", "king"):
+        raise ValueError(f"attack must be one of 'queen', 'rook', 'king', got {attack!r}")
+    return _cell_model(
+        n,
+        blocked,
+        placed,
+        toroidal,
+        knight,
+        True,
+        regions,
+        False,
+        per_row,
+        per_column,
+        per_region,
+        attack,
+        armies,
+        independent,
+        dominating,
+        m,
+    )
+
+
+def independence(
+    n: int | Board, m: int | None = None, blocked: Iterable[Cell] = (), **options: Any
+) -> Optimum:
+    """The most pieces no two of which attack each other, on an n x m board or a ``Board``.
+
+    Keywords of the statement (``attack``, ``toroidal``, ``knight``) go to
+    ``cells``; the others (``time_limit``, ``count``, ...) to ``maximize``.
+
+    >>> independence(8).value, independence(3, 5, blocked=[(1, 2)]).value
+    (8, 3)
+    """
+    statement, solve = _split(options)
+    return cells(n, m, blocked, **statement).maximize(**solve)
+
+
+def domination(
+    n: int | Board, m: int | None = None, blocked: Iterable[Cell] = (), **options: Any
+) -> Optimum:
+    """The fewest pieces that occupy or attack every free cell (OEIS A075458 for queens).
+
+    ``independent=True``: no two of them attack each other (A075324).
+
+    >>> domination(8).value, domination(8, independent=True).value
+    (5, 5)
+    """
+    options.setdefault("independent", False)
+    statement, solve = _split(options)
+    return cells(n, m, blocked, dominating=True, **statement).minimize(**solve)
+
+
+def peaceable(
+    n: int | Board, m: int | None = None, blocked: Iterable[Cell] = (), **options: Any
+) -> Optimum:
+    """The largest k such that k white and k black pieces attack none of the other army.
+
+    OEIS A250000 for queens; queens come back as (row, col, army). Proved by
+    the compiled line search on one core (``workers`` is not used there);
+    ``count=True`` counts the optimal armies with CP-SAT.
+
+    >>> peaceable(5).value
+    4
+    """
+    statement, solve = _split(options)
+    return cells(n, m, blocked, armies=2, **statement).maximize(**solve)
+
+
+#: The keywords of the shortcuts that state the problem (the rest go to the verb).
+_STATEMENT = frozenset({"toroidal", "attack", "knight", "independent", "placed"})
+
+
+def _split(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The shortcuts' keywords: (the statement's, the verb's)."""
+    statement = {k: v for k, v in options.items() if k in _STATEMENT}
+    return statement, {k: v for k, v in options.items() if k not in _STATEMENT}
+
+
+def _flatten(conditions: Iterable[Any]) -> list[Any]:
+    """Each argument of ``where``: a condition, or the conditions of an iterable."""
+    return [
+        item
+        for argument in conditions
+        for item in (
+            argument
+            if not isinstance(argument, (Condition, Expression, str, bytes))
+            and isinstance(argument, Iterable)
+            else (argument,)
+        )
+    ]

@@ -130,8 +130,10 @@ def test_eight_queens_as_one_per_row():
     model = cpqueens.cells(8, per_row=1)
     assert model.count(queens=8) == 92
     assert model.count() == 92  # the quotas fix the size
-    assert model.count(queens=8, backend=PC) == 92
-    assert model.cross_check(8) == 92
+    assert model.count(queens=8, backend=PC) == 92  # asked by name: any size
+    with pytest.raises(cpqueens.NotSupportedError) as left_out:
+        model.cross_check(8)  # 64 cells: more than a cross-check hands python-constraint
+    assert "python-constraint: 64 free cells, more than the 36" in str(left_out.value)
     # the same 92 as the one-queen-per-row model, solution by solution
     mine = {tuple(c for _, c, _ in s) for s in model.solutions()}
     assert mine == {s.columns for s in cpqueens.model(8).solutions()}
@@ -144,17 +146,17 @@ def test_the_queens_game_and_star_battle_symmetries():
     # the four 2x2 quarters of a 4x4 board: every board symmetry maps them onto quarters
     quarters = [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]
     model = cpqueens.cells(4, per_row=1, per_column=1, regions=quarters, per_region=1)
-    assert len(model.problem.symmetries) == 8
+    assert len(model.cells.symmetries) == 8
     uneven = cpqueens.cells(4, per_row=1, regions=quarters, per_region=1)
-    names = [name for name, _ in uneven.problem.symmetries]
+    names = [name for name, _ in uneven.cells.symmetries]
     assert names == ["identity", "rot180", "mirror", "flip"]
     stripes = [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]]
     banded = cpqueens.cells(4, per_row=1, per_column=1, regions=stripes, per_region=1)
-    names = [name for name, _ in banded.problem.symmetries]
+    names = [name for name, _ in banded.cells.symmetries]
     assert names == ["identity", "rot180", "mirror", "flip"]
     lopsided = [[0, 0, 1, 1], [0, 1, 1, 1], [2, 2, 2, 3], [2, 2, 3, 3]]  # a half turn only
     alone = cpqueens.cells(4, per_row=1, per_column=1, regions=lopsided, per_region=1)
-    assert [name for name, _ in alone.problem.symmetries] == ["identity", "rot180"]
+    assert [name for name, _ in alone.cells.symmetries] == ["identity", "rot180"]
 
 
 def puzzles(key, count):
@@ -210,13 +212,13 @@ def test_a_star_battle_cell_model_reads_as_mathematics():
 
 def test_the_compiled_counter_declines_quotas_and_auto_takes_cpsat():
     model = cpqueens.cells(5, attack="rook", per_row=1, per_column=1)
-    assert not cells_bitmask.supports(model.problem, 5)
-    assert cells_bitmask.supports(cpqueens.cells(5).problem, 5)
+    assert not cells_bitmask.supports(model.cells, 5)
+    assert cells_bitmask.supports(cpqueens.cells(5).cells, 5)
     with pytest.raises(ValueError, match=re.escape("backend 'bitmask' cannot count this")):
-        model.count(5, backend="bitmask")
+        model.count(queens=5, backend="bitmask")
     with pytest.raises(cpqueens.NotSupportedError, match="without quotas"):
-        cells_bitmask.count(model.problem, 5)
-    assert model.count(5) == 120
+        cells_bitmask.count(model.cells, 5)
+    assert model.count(queens=5) == 120
 
 
 @pytest.mark.parametrize("backend", ["cpsat", PC])
@@ -236,7 +238,7 @@ def test_dominating_with_quotas_agrees_with_the_oracle():
 
 
 def test_check_names_the_quota_a_placement_breaks():
-    problem = cpqueens.cells(4, attack="rook", per_row=1, per_column=1).problem
+    problem = cpqueens.cells(4, attack="rook", per_row=1, per_column=1).cells
     assert problem.check([(0, 0, 0), (1, 1, 0), (2, 2, 0), (3, 3, 0)]) is None
     assert problem.check([(0, 0, 0), (1, 1, 0), (2, 2, 0)]) == "row 3 holds 0 pieces, expected 1"
 
@@ -292,7 +294,7 @@ BAD = [
     (
         {"regions": "ABCD", "per_region": 1},
         TypeError,
-        "regions must be 4 rows of 4 region numbers (ints), got 'ABCD'",
+        "regions must be a grid: 4 rows of 4 region numbers (ints), got 'ABCD'",
     ),
     ({"per_row": 1, "armies": 2}, ValueError, "quotas (per_row) need one army, got armies=2"),
 ]
@@ -311,7 +313,7 @@ def test_a_queens_count_that_contradicts_the_quotas_is_refused():
     )
     for verb in (model.count, model.solutions, model.cross_check):
         with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
-            verb(7)
+            verb(queens=7)  # every verb takes backend first and queens by keyword
 
 
 def test_a_puzzle_with_diagonals_and_two_stars_has_no_cell_model():

@@ -77,7 +77,7 @@ def test_python_constraint_counts_as_the_oracle_cpsat_and_the_compiled_counter(
     assert model.cross_check(size) == expected
     found = list(model.solutions(queens=size, backend=PC))
     assert len(found) == len(set(found)) == expected
-    assert all(model.problem.check(pieces) is None for pieces in found)
+    assert all(model.cells.check(pieces) is None for pieces in found)
 
 
 def test_python_constraint_lists_the_same_solutions_as_cpsat():
@@ -97,7 +97,7 @@ def test_python_constraint_counts_every_size_and_bounds():
     from cpqueens.backends.pyconstraint import cells as cells_pyconstraint
 
     board = Board(3, 4, [(1, 1)])
-    problem = cpqueens.cells(3, 4, [(1, 1)]).problem
+    problem = cpqueens.cells(3, 4, [(1, 1)]).cells
     by_size = [len(board.sets(k)) for k in range(12)]
     assert cells_pyconstraint.count(problem) == sum(by_size)
     assert cells_pyconstraint.count(problem, at_least=2, at_most=3) == sum(by_size[2:4])
@@ -132,7 +132,7 @@ def test_python_constraint_optimises_by_stepping_the_size(rows, cols, blocked, t
     verb = model.maximize if what in ("independence", "peaceable") else model.minimize
     result = verb(backend=PC)
     assert (result.value, result.status, result.bound) == (best, "optimal", best)
-    assert model.problem.check([q if len(q) == 3 else (*q, 0) for q in result.queens]) is None
+    assert model.cells.check([q if len(q) == 3 else (*q, 0) for q in result.queens]) is None
     assert verb().value == best  # CP-SAT agrees
 
 
@@ -192,7 +192,7 @@ def test_the_compiled_counter_resumes_across_chunks(monkeypatch):
     assert dominating.count(queens=3, backend="bitmask") == len(
         Board(5, 5, [(0, 4)]).sets(3, False, True)
     )
-    assert cells_bitmask.counts(model.problem)[:5] == [len(board.sets(k)) for k in range(5)]
+    assert cells_bitmask.counts(model.cells)[:5] == [len(board.sets(k)) for k in range(5)]
 
 
 def test_the_backend_choice_names_what_cannot_count():

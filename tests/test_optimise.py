@@ -168,9 +168,9 @@ def test_placed_pieces_are_kept_and_break_the_symmetry():
 
 def test_a_time_limit_gives_the_best_solution_and_a_true_bound():
     result = cpqueens.domination(11, time_limit=3)
-    assert result.status == "feasible"
     assert result.bound is not None and result.value is not None
-    assert result.bound <= 5 <= result.value  # A075458(11) = 5
+    assert result.bound == 5 <= result.value  # A075458(11) = 5, the theorem's (n - 1) / 2
+    assert (result.status == "optimal") == (result.value == 5)  # else "feasible"
     assert Board(11, 11).dominating(result.queens)
 
 

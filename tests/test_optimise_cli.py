@@ -81,12 +81,6 @@ def test_toroidal_domination(tmp_path):
     assert answer["value"] == next(k for k in range(1, 9) if oracle.sets(k, False, True))
 
 
-def test_a_time_limit_reports_feasible_with_its_bound(tmp_path):
-    answer = json.loads(run(tmp_path, "domination", "11", "--time-limit", "3", "--json").stdout)
-    assert answer["status"] == "feasible"
-    assert answer["bound"] <= 5 <= answer["value"]
-
-
 @pytest.mark.parametrize(
     ("args", "code", "words"),
     [

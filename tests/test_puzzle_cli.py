@@ -141,7 +141,7 @@ def test_new_board_and_difficulty(folder):
         (("count", "-"), "{nope", 1, "puzzle file <stdin>: line 1, column 2: not JSON"),
         (("new", "--size", "6", "--stars", "2"), "", 1, "no 6x6 grid holds 2 star(s)"),
         (("new", "--size", "x"), "", 2, "invalid int value"),
-        (("solve", "q.txt", "--format", "png"), "", 2, "invalid choice: 'png'"),
+        (("solve", "q.txt", "--format", "gif"), "", 2, "invalid choice: 'gif'"),
         (("frobnicate",), "", 2, "invalid choice: 'frobnicate'"),
     ],
 )

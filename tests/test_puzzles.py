@@ -492,7 +492,7 @@ def test_a_region_in_two_pieces_when_connectivity_is_asked_for():
     ("obj", "error", "message"),
     [
         ({"regions": [[0]]}, ValueError, "no 'n'"),
-        ({"n": 2, "regions": [[0, 1], [1]]}, ValueError, "regions row 1 must have 2"),
+        ({"n": 2, "regions": [[0, 1], [1]]}, ValueError, "region numbers: row 1 has 1"),
         ({"n": 2, "regions": [[0, 2], [1, 1]]}, ValueError, r"regions\[0\]\[1\] is 2"),
         ({"n": 2, "regions": [[0, "a"], [1, 1]]}, TypeError, r"regions\[0\]\[1\] must be an int"),
         ({"n": 2, "regions": [[0, 1], [1, 1]], "givens": {"queens": [[5, 0]]}}, ValueError, "off"),

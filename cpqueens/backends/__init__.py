@@ -26,9 +26,12 @@ import importlib
 import importlib.util
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from cpqueens.errors import BackendUnavailableError
+
+#: What every verb's ``backend`` takes: "auto" or a built-in engine's name.
+BackendName = Literal["auto", "cpsat", "python-constraint", "bitmask"]
 
 
 @dataclass(frozen=True)

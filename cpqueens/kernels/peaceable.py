@@ -333,14 +333,17 @@ def open_bound(
     fam_lines,
     single_start,
     single_cells,
+    cap,
 ):
     """A true upper bound on every labelling the stopped search has not ruled out.
 
     The open subtrees of a stopped depth-first search are the second sides of
     the labels still on their first side, and the node being entered. Each
     is replayed on fresh arrays and bounded by the largest target its
-    knapsacks allow (symmetry ignored: a looser, still true bound); the
-    answer is the largest of these and the best value found.
+    knapsacks allow, found by bisection (a target reachable implies every
+    smaller one is) below ``cap``, a bound known already (symmetry ignored: a
+    looser, still true bound); the answer is the largest of these and the
+    best value found.
     """
     cells = cell_lines.shape[0]
     lines = lengths.shape[0]
@@ -357,6 +360,8 @@ def open_bound(
     nxt = np.empty(2 * lines + 2, dtype=np.int64)
     bound = best
     for d in range(state[0] + 1):
+        if bound >= cap:  # no open subtree can raise the answer past the bound known
+            break
         if d == state[0]:
             if not state[1]:  # the node at this depth was done: nothing open below it
                 break
@@ -392,8 +397,10 @@ def open_bound(
                 cell_lines,
             )
         # bound this open subtree: the largest target both armies may reach
-        top = min(counts[0], counts[1])
-        for target in range(top, bound, -1):
+        low = bound  # reachable, or already the answer
+        high = min(counts[0], counts[1], cap)
+        while low < high:
+            target = (low + high + 1) // 2
             if _reach(
                 target,
                 fresh,
@@ -408,8 +415,10 @@ def open_bound(
                 dp,
                 nxt,
             ):
-                bound = target
-                break
+                low = target
+            else:
+                high = target - 1
+        bound = low
         if d < state[0]:
             line = depth_line[d]
             _unassign(line, fresh, killw, killb, pw, pb, counts, line_start, line_cells, cell_lines)

@@ -134,9 +134,11 @@ def counterexample(model: Model, condition: CondNode, name: str) -> tuple[Any, A
 
 def _supported(backend: str, model: Model) -> bool:
     from cpqueens.backends import get
+    from cpqueens.vocabulary.constraints import lower
 
     accepted = get(backend).SUPPORTS
-    return all(isinstance(c, accepted) for c in model.constraints)
+    stated = lower(model.constraints, accepted, model.n, model.colours)
+    return all(isinstance(c, accepted) for c in stated)
 
 
 def _text(solution: Any) -> str:

@@ -14,8 +14,9 @@
   (``symmetry.Subproblems``). A model whose placed queens all 8 symmetries
   keep (the queen in the middle of an odd board) is counted first rewritten
   with the queens' lines as holes (:func:`placed_as_holes`).
-- A search runs in this process when it is short, else in worker processes,
-  even for one worker: a worker can be stopped at once on Ctrl-C or at a time
+- A search runs in this process when it is short, whatever the workers asked
+  (a pool's start costs more than it saves), else in worker processes, even
+  for one worker: a worker can be stopped at once on Ctrl-C or at a time
   limit, where a compiled kernel running in this process could not.
 """
 
@@ -23,9 +24,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Literal
 
+from cpqueens.backends import BackendName as BackendName  # the documented name
 from cpqueens.backends import capabilities, get, is_installed, preference
+from cpqueens.errors import NotSupportedError
 from cpqueens.strategies import class_count
 from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.class_count import ClassKernels
@@ -33,11 +35,11 @@ from cpqueens.strategies.hole_sums import HoleSums
 from cpqueens.strategies.symmetry import Subproblems
 from cpqueens.strategies.whole import Whole
 from cpqueens.vocabulary.board import Board
+from cpqueens.vocabulary.constraints import lower
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
 
 #: A backend name as users pass it: a solver, or "auto" for the fastest that fits.
-BackendName = Literal["auto", "cpsat", "python-constraint", "bitmask"]
 AUTO = "auto"
 
 #: The ways to count, in the order the planner tries them; the last fits every model.
@@ -50,7 +52,8 @@ MAX_WORKERS_PER_CORE = 4
 def supports(backend: str, model: Problem) -> bool:
     """Whether ``backend`` can translate every constraint of ``model``."""
     accepted = get(backend).SUPPORTS
-    return all(isinstance(constraint, accepted) for constraint in model.constraints)
+    stated = lower(model.constraints, accepted, model.n, model.colours)
+    return all(isinstance(constraint, accepted) for constraint in stated)
 
 
 def check_width(model: Problem, backend: str) -> None:
@@ -71,8 +74,21 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
     ('bitmask', 'cpsat')
     """
     if backend != AUTO:
-        get(backend)  # an unknown name lists the choices, a missing solver says what to install
+        engine = get(backend)  # an unknown name lists the choices, a missing one what to install
         check_width(model, backend)
+        if no_room(model.n, model.colours):  # no solution, known at once (10**8 colours: no
+            return backend  # need to state 3 * 10**8 constraints to see it)
+        accepted = engine.SUPPORTS
+        stated = lower(model.constraints, accepted, model.n, model.colours)
+        for constraint in stated:
+            if not isinstance(constraint, accepted):
+                able = [name for name in preference() if is_installed(name)]
+                able = [name for name in able if name != backend and supports(name, model)]
+                instead = f": use backend {able[0]!r}" if able else ""
+                raise NotSupportedError(
+                    f"backend {backend!r} does not support the constraint {constraint!r} "
+                    f"({type(constraint).__name__}){instead}"
+                )
         return backend
     if no_room(model.n, model.colours):  # no solution, known at once: any engine says so
         return next(name for name in preference() if is_installed(name))
@@ -147,13 +163,14 @@ def is_long(model: Problem, backend: str, kernels: bool) -> bool:
 def processes(model: Problem, backend: str, workers: int | None, kernels: bool) -> int:
     """How many worker processes count ``model``; 0 means this process.
 
-    ``workers`` None: every core for a long search, else this process. A long
-    search runs in workers even when one is asked for, so that Ctrl-C and
-    time limits stop it at once. At most ``MAX_WORKERS_PER_CORE`` per core:
-    the search is pure CPU, more processes only cost memory.
+    A short search (:func:`is_long`) runs in this process whatever ``workers``
+    asks: starting a pool costs more than sharing the work saves
+    (``benchmarks/RESULTS-workers.md``). A long one runs in ``workers``
+    processes (None: every core), even when one is asked for, so that Ctrl-C
+    and time limits stop it at once. At most ``MAX_WORKERS_PER_CORE`` per
+    core: the search is pure CPU, more processes only cost memory.
     """
-    long = is_long(model, backend, kernels)
+    if not is_long(model, backend, kernels):
+        return 0
     cores = os.cpu_count() or 1
-    if workers is None:
-        return cores if long else 0
-    return min(workers, MAX_WORKERS_PER_CORE * cores) if long or workers > 1 else 0
+    return cores if workers is None else min(workers, MAX_WORKERS_PER_CORE * cores)

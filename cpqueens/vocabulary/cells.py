@@ -37,6 +37,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from cpqueens.vocabulary.checks import check_regions
+from cpqueens.vocabulary.expressions import CondNode, evaluate
+from cpqueens.vocabulary.geometry import RECTANGLE_TRANSFORMS, SQUARE_ONLY
+
 Cell = tuple[int, int]
 #: A piece: (row, col, army); army 0 when there is one army.
 Piece = tuple[int, int, int]
@@ -45,21 +49,14 @@ ATTACKS: tuple[Attack, ...] = ("queen", "rook", "king")
 KNIGHT_STEPS = ((1, 2), (2, 1), (1, -2), (2, -1))
 KING_STEPS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
-#: name -> the map of cell (r, c) on an m x n board (m rows, n columns). The
-#: quarter turns and the two diagonal reflections exist on square boards only.
-TRANSFORMS = {
-    "identity": lambda r, c, m, n: (r, c),
-    "rot90": lambda r, c, m, n: (c, m - 1 - r),
-    "rot180": lambda r, c, m, n: (m - 1 - r, n - 1 - c),
-    "rot270": lambda r, c, m, n: (n - 1 - c, r),
-    "mirror": lambda r, c, m, n: (r, n - 1 - c),
-    "flip": lambda r, c, m, n: (m - 1 - r, c),
-    "diagonal": lambda r, c, m, n: (c, r),
-    "antidiagonal": lambda r, c, m, n: (n - 1 - c, m - 1 - r),
-}
-SQUARE_ONLY = frozenset({"rot90", "rot270", "diagonal", "antidiagonal"})
+#: name -> the map of cell (r, c) on an m x n board (m rows, n columns): geometry's table.
+TRANSFORMS = RECTANGLE_TRANSFORMS
 #: The symmetries that map rows onto columns (and columns onto rows).
 SWAP_LINES = SQUARE_ONLY
+#: The most cells a cell model may have: every cell is a variable (two with two armies) and
+#: the attack lines hold each cell four times; beyond, stating a model alone outgrows a time
+#: limit and a gigabyte.
+MAX_CELLS = 10_000
 #: The quota options of :class:`CellProblem`, in the order they are stated.
 QUOTAS = ("per_row", "per_column", "per_region")
 
@@ -78,6 +75,11 @@ class Quota:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _shown(number: int) -> str:
+    """``number`` with thousands separators, or its size in bits if it is huge."""
+    return f"{number:,}" if number < 10**30 else f"a number of {number.bit_length()} bits"
 
 
 def _size(value: object, what: str) -> int:
@@ -99,40 +101,6 @@ def _quota(value: object, name: str) -> int | None:
     if int(value) < 0:  # type: ignore[call-overload]
         raise ValueError(f"{name} must be an int >= 0 or None, got {value}")
     return int(value)  # type: ignore[call-overload]
-
-
-def _regions(grid: object, rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """A grid of region numbers: ``rows`` rows of ``cols`` ints, numbered 0..R-1, all used."""
-    if isinstance(grid, (str, bytes)) or not isinstance(grid, Iterable):
-        raise TypeError(
-            f"regions must be {rows} rows of {cols} region numbers (ints), got {grid!r}"
-        )
-    found = []
-    for r, row in enumerate(grid):
-        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-            raise TypeError(f"regions row {r} must be {cols} region numbers (ints), got {row!r}")
-        row = tuple(row)
-        for c, value in enumerate(row):
-            if not _is_int(value):
-                raise TypeError(f"regions[{r}][{c}] must be an int region number, got {value!r}")
-            if int(value) < 0:
-                raise ValueError(f"regions[{r}][{c}] is {value}: region numbers are ints >= 0")
-        found.append(tuple(int(v) for v in row))
-        if len(row) != cols and r < rows:
-            raise ValueError(
-                f"regions must be {rows} rows of {cols} region numbers: row {r} has {len(row)}"
-            )
-    if len(found) != rows:
-        raise ValueError(
-            f"regions must be {rows} rows of {cols} region numbers, got {len(found)} rows"
-        )
-    used = {value for row in found for value in row}
-    if missing := sorted(set(range(max(used) + 1)) - used):
-        raise ValueError(
-            f"regions must be numbered 0 to {max(used)} with every number used: "
-            f"region(s) {missing} have no cell"
-        )
-    return tuple(found)
 
 
 def _cells(cells: Iterable[object], rows: int, cols: int, what: str) -> tuple[Cell, ...]:
@@ -175,6 +143,11 @@ class CellBoard:
     def __post_init__(self) -> None:
         """Validate the fields and normalise the blocked cells."""
         rows, cols = _size(self.rows, "rows"), _size(self.cols, "columns")
+        if rows * cols > MAX_CELLS:
+            raise ValueError(
+                f"a cell model takes at most {MAX_CELLS:,} cells (a 100 x 100 board): a time "
+                f"limit cannot bound stating a larger one, got {_shown(rows)} x {_shown(cols)}"
+            )
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
         object.__setattr__(self, "blocked", _cells(self.blocked, rows, cols, "blocked cell"))
@@ -241,13 +214,17 @@ class CellBoard:
                 orbits((1, -1))
         if self.knight:
             pairs(KNIGHT_STEPS)
-        # drop a line that lies inside another (a knight's pair on a toroidal row, say)
+        # drop a line that lies inside another (a knight's pair on a toroidal row, say): a
+        # longer line holding it passes through its first cell
         lines = sorted(found, key=lambda line: (-len(line), line))
         kept: list[tuple[Cell, ...]] = []
+        through: dict[Cell, list[frozenset[Cell]]] = {}
         for line in lines:
-            cells = set(line)
-            if not any(cells <= set(other) for other in kept):
+            cells = frozenset(line)
+            if not any(cells <= other for other in through.get(line[0], ())):
                 kept.append(line)
+                for cell in line:
+                    through.setdefault(cell, []).append(cells)
         return tuple(sorted(kept))
 
     @cached_property
@@ -268,15 +245,25 @@ class CellBoard:
         return TRANSFORMS[name](cell[0], cell[1], self.rows, self.cols)  # type: ignore[no-any-return]
 
     @cached_property
+    def images(self) -> dict[str, dict[Cell, Cell]]:
+        """Each board symmetry's map of every cell (the square-only ones on square boards)."""
+        m, n = self.rows, self.cols
+        return {
+            name: {cell: move(cell[0], cell[1], m, n) for cell in self.cells}
+            for name, move in TRANSFORMS.items()
+            if m == n or name not in SQUARE_ONLY
+        }
+
+    @cached_property
     def symmetries(self) -> tuple[str, ...]:
         """The board symmetries that keep the blocked cells and the attack relation."""
-        names = [name for name in TRANSFORMS if self.rows == self.cols or name not in SQUARE_ONLY]
-        blocked, lines = set(self.blocked), set(self.lines)
+        blocked = set(self.blocked)
+        lines = {frozenset(line) for line in self.lines}
         return tuple(
             name
-            for name in names
-            if {self.transform(name, cell) for cell in blocked} == blocked
-            and {tuple(sorted(self.transform(name, c) for c in line)) for line in lines} == lines
+            for name, image in self.images.items()
+            if {image[cell] for cell in blocked} == blocked
+            and all(frozenset(image[c] for c in line) in lines for line in lines)
         )
 
     def describe(self) -> str:
@@ -323,6 +310,8 @@ class CellProblem:
     per_column: int | None = None
     regions: tuple[tuple[int, ...], ...] | None = None
     per_region: int | None = None
+    #: Users' conditions over the cells (``Model.where`` with ``x[r, c]``): expression nodes.
+    conditions: tuple[CondNode, ...] = ()
 
     def __post_init__(self) -> None:
         """Validate the fields and normalise the placed pieces."""
@@ -361,7 +350,7 @@ class CellProblem:
         for name in QUOTAS:
             object.__setattr__(self, name, _quota(getattr(self, name), name))
         if self.regions is not None:
-            object.__setattr__(self, "regions", _regions(self.regions, board.rows, board.cols))
+            object.__setattr__(self, "regions", check_regions(self.regions, board.rows, board.cols))
         if self.regions is not None and self.per_region is None:
             raise ValueError("regions need per_region: the number of pieces in every region")
         if self.per_region is not None and self.regions is None:
@@ -446,6 +435,8 @@ class CellProblem:
         """
         if name in SWAP_LINES and self.per_row != self.per_column:
             return False
+        if self.conditions and name != "identity":
+            return False  # a condition keeps no symmetry it was not shown to keep
         if self.regions is None:
             return True
         image: dict[int, int] = {}
@@ -493,20 +484,34 @@ class CellProblem:
         sizes = [sum(1 for *_, a in pieces if a == army) for army in range(self.armies)]
         if len(set(sizes)) > 1:
             return f"the armies differ in size: {sizes}"
-        if self.independent:
-            for r, c, a in pieces:
-                for r2, c2, a2 in pieces:
-                    if (a != a2 or self.armies == 1) and board.attacks((r, c), (r2, c2)):
-                        return f"the piece on {(r, c)} attacks the piece on {(r2, c2)}"
-        if self.dominating:
-            covered = set(cells).union(*(board.neighbours[cell] for cell in cells))
-            if uncovered := set(board.free) - covered:
-                return f"cell {min(uncovered)} is neither occupied nor attacked"
+        # Line by line (a board's neighbour sets grow as n^3): two pieces attack each other
+        # when they share a line.
+        army = {(r, c): a for r, c, a in pieces}
+        covered = set(cells)
+        for line in board.lines:
+            here = sorted(cell for cell in line if cell in army)
+            if not here:
+                continue
+            covered.update(line)
+            if self.independent:
+                for first in here:
+                    for other in here:
+                        if other != first and (self.armies == 1 or army[first] != army[other]):
+                            return f"the piece on {first} attacks the piece on {other}"
+        if self.dominating and (uncovered := set(board.free) - covered):
+            return f"cell {min(uncovered)} is neither occupied nor attacked"
         occupied = set(cells)
         for quota in self.quotas:
             got = len(occupied.intersection(quota.cells))
             if got != quota.k:
                 return f"{quota.what} holds {got} pieces, expected {quota.k}"
+        if self.conditions:
+            grid = [[0] * board.cols for _ in range(board.rows)]
+            for r, c, army in pieces:
+                grid[r][c] = int(army == 0)
+            for condition in self.conditions:
+                if not evaluate(condition, grid):
+                    return f"the condition {condition} does not hold"
         return None
 
     def describe(self, sense: str | None = None, size: int | None = None) -> str:
@@ -538,6 +543,44 @@ class CellProblem:
                 out.append(f"sum x[r,c] over {over} = {k} for each {group}, 0 <= {bound}")
         if self.placed:
             out.append(f"placed: {list(self.placed)}")
+        out.extend(str(condition) for condition in self.conditions)
         if size is not None:
             out.append(f"{count} = {size}")
         return "\n  ".join(out)
+
+
+class Placement(tuple[Piece, ...]):
+    """One solution of a cell statement: its (row, col, army) pieces, a tuple that draws itself.
+
+    It equals the plain tuple of its pieces; ``shape`` is the board's (rows,
+    columns) and ``blocked`` its blocked cells, for the picture.
+
+    >>> p = Placement(((0, 1, 0),), (2, 2))
+    >>> p == ((0, 1, 0),), p.shape
+    (True, (2, 2))
+    """
+
+    shape: tuple[int, int]
+    blocked: tuple[Cell, ...]
+
+    def __new__(
+        cls, pieces: Iterable[Piece], shape: tuple[int, int], blocked: Iterable[Cell] = ()
+    ) -> Placement:
+        """The pieces of a solution on a board of ``shape`` with ``blocked`` cells."""
+        placement = super().__new__(cls, pieces)
+        placement.shape = shape
+        placement.blocked = tuple(blocked)
+        return placement
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Placement], tuple[tuple[Piece, ...], tuple[int, int], tuple[Cell, ...]]]:
+        """Pickle the pieces with the board's shape (a worker process may send it)."""
+        return (Placement, (tuple(self), self.shape, self.blocked))
+
+    def _repr_svg_(self) -> str:
+        """The board a notebook shows, the pieces of each army in its colour."""
+        from cpqueens.vocabulary.drawing import rectangle_svg
+
+        rows, cols = self.shape
+        return rectangle_svg(rows, cols, self.blocked, [(a, r, c) for r, c, a in self])

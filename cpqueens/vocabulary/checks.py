@@ -6,8 +6,9 @@ or ``ValueError`` naming the option, the bad value and what was expected.
 
 from __future__ import annotations
 
+import numbers
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 
 from cpqueens.errors import IncompleteSearchError
@@ -79,3 +80,56 @@ class Deadline:
         return IncompleteSearchError(
             f"the time limit of {self.time_limit:g} s ended the search before it was complete"
         )
+
+
+def check_regions(
+    grid: object, rows: int, cols: int, count: int | None = None
+) -> tuple[tuple[int, ...], ...]:
+    """``grid`` as ``rows`` tuples of ``cols`` region numbers 0..R-1, every one used; else an error.
+
+    ``count`` fixes R (a puzzle or the Queens game: n regions on an n x n
+    board); None takes every number up to the largest. The one check of a
+    region grid: the errors name the bad value and what was expected.
+
+    >>> check_regions([[0, 1], [1, 1]], 2, 2, count=2)
+    ((0, 1), (1, 1))
+    """
+    shape = f"{rows} rows of {cols} region numbers"
+    if isinstance(grid, (str, bytes)) or not isinstance(grid, Iterable):
+        raise TypeError(f"regions must be a grid: {shape} (ints), got {grid!r}")
+    found = []
+    for r, row in enumerate(grid):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise TypeError(f"regions row {r} must be {cols} region numbers (ints), got {row!r}")
+        row = tuple(row)
+        for c, value in enumerate(row):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"regions[{r}][{c}] must be an int region number, got {value!r}")
+            if count is not None and not 0 <= value < count:
+                raise ValueError(
+                    f"regions[{r}][{c}] is {value}: expected a region number 0 to {count - 1} "
+                    f"({count} regions)"
+                )
+            if value < 0:
+                raise ValueError(f"regions[{r}][{c}] is {value}: region numbers are ints >= 0")
+        if len(row) != cols and r < rows:
+            raise ValueError(f"regions must be {shape}: row {r} has {len(row)}")
+        found.append(tuple(int(v) for v in row))
+    if len(found) != rows:
+        raise ValueError(f"regions must be {shape}, got {len(found)} rows")
+    used = {value for row in found for value in row}
+    top = (count if count is not None else max(used, default=-1) + 1) - 1
+    if top + 1 != len(used):  # some number up to ``top`` is unused: name the first ten
+        gaps = (value for value in range(top + 1) if value not in used)
+        shown = [next(gaps) for _ in range(min(10, top + 1 - len(used)))]
+        missing = f"{str(shown)[:-1]}, ...]" if top + 1 - len(used) > 10 else str(shown)
+        if count is not None:
+            raise ValueError(
+                f"the regions grid has {len(used)} regions, expected {count}: "
+                f"region number(s) {missing} have no cell"
+            )
+        raise ValueError(
+            f"regions must be numbered 0 to {top} with every number used: "
+            f"region(s) {missing} have no cell"
+        )
+    return tuple(found)

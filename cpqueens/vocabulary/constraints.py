@@ -13,11 +13,12 @@ kinds it translates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import add
 from typing import Protocol, runtime_checkable
 
+from cpqueens.vocabulary.checks import check_regions
 from cpqueens.vocabulary.expressions import (
     Comparison,
     CondNode,
@@ -71,6 +72,43 @@ class ConstraintKind(Protocol):
     def kept_by(self, n: int) -> tuple[str, ...]:
         """The board symmetries mapping the constraint onto itself (an n x n board)."""
         ...
+
+
+class Decomposes(Protocol):
+    """A kind that lowers itself: ``decompose`` states it in kinds the engines know.
+
+    CPMpy's ``GlobalConstraint.decompose()``: an engine that does not know
+    the kind states its decomposition instead (``lower``), usually
+    ``Where`` conditions over ``q`` (linear sums, tables, comparisons), which
+    CP-SAT, python-constraint and the bitmask search all state. A kind from
+    outside the package then counts on every engine with no edit to any.
+    """
+
+    def decompose(self, n: int, colours: int) -> tuple[object, ...]:
+        """The same constraint as kinds the engines know, on an n x n board."""
+        ...
+
+
+def lower(
+    constraints: Iterable[object], accepted: tuple[type, ...], n: int, colours: int
+) -> tuple[object, ...]:
+    """``constraints`` with each kind outside ``accepted`` replaced by its decomposition.
+
+    A kind an engine knows stays (its native path); one it does not know and
+    that has ``decompose(n, colours)`` is replaced, recursively; any other
+    stays, for the engine to refuse by name.
+
+    >>> lower([Forbidden(((0, 1),))], (Forbidden,), 4, 1)
+    (Forbidden(cells=((0, 1),)),)
+    """
+    found: list[object] = []
+    for constraint in constraints:
+        decompose = getattr(constraint, "decompose", None)
+        if not isinstance(constraint, accepted) and callable(decompose):
+            found.extend(lower(decompose(n, colours), accepted, n, colours))
+        else:
+            found.append(constraint)
+    return tuple(found)
 
 
 _OFFSET_TERMS = {0: "q{c}[r]", 1: "q{c}[r] + r", -1: "q{c}[r] - r"}
@@ -375,46 +413,14 @@ def check_region_grid(grid: object, n: int | None = None) -> tuple[tuple[int, ..
     """``grid`` as a tuple of n rows of n region numbers 0..n-1, every one used; else an error.
 
     ``n`` is the board size the grid must have (None: its own number of rows).
-    The errors name the bad value and what was expected.
 
     >>> check_region_grid([[0, 1], [1, 1]])
     ((0, 1), (1, 1))
     """
-    if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence):
-        raise TypeError(
-            f"regions must be a grid: a sequence of rows of region numbers, got {grid!r}"
-        )
-    size = len(grid) if n is None else n
-    if len(grid) != size:
-        raise ValueError(
-            f"regions must be {size} rows of {size} region numbers (the board is {size}x{size}), "
-            f"got {len(grid)} rows"
-        )
-    rows = []
-    for r, row in enumerate(grid):
-        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
-            raise TypeError(f"regions row {r} must be a sequence of region numbers, got {row!r}")
-        if len(row) != size:
-            raise ValueError(
-                f"regions row {r} has {len(row)} region numbers, expected {size} "
-                f"(the board is {size}x{size})"
-            )
-        for c, value in enumerate(row):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"regions[{r}][{c}] must be an int region number, got {value!r}")
-            if not 0 <= value < size:
-                raise ValueError(
-                    f"regions[{r}][{c}] is {value}: expected a region number 0 to {size - 1} "
-                    f"(a board of {size} rows has {size} regions)"
-                )
-        rows.append(tuple(int(v) for v in row))
-    missing = sorted(set(range(size)) - {v for row in rows for v in row})
-    if missing:
-        raise ValueError(
-            f"the regions grid has {size - len(missing)} regions, expected {size} (one queen "
-            f"per row and per region): region number(s) {missing} have no cell"
-        )
-    return tuple(rows)
+    size = n
+    if size is None:
+        size = len(grid) if isinstance(grid, Sequence) and not isinstance(grid, str) else 0
+    return check_regions(grid, size, size, count=size)
 
 
 @dataclass(frozen=True)
@@ -542,3 +548,20 @@ def _cells_kept_by(cells: tuple[Cell, ...], n: int) -> tuple[str, ...]:
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:
     return " ".join(f"({r},{c})" for r, c in cells) or "none"
+
+
+#: The kinds cpqueens defines, which each of its three engines states natively (its
+#: ``SUPPORTS``); a kind from elsewhere reaches them through its ``decompose``.
+BUILT_IN_KINDS: tuple[type, ...] = (
+    AllDifferent,
+    Forbidden,
+    Placed,
+    Disjoint,
+    LexLeader,
+    Invariant,
+    Toroidal,
+    KnightMoves,
+    Regions,
+    NoTouch,
+    Where,
+)

@@ -109,22 +109,39 @@ def svg(
     >>> svg(Board(2)).count('class="square')
     4
     """
+    return rectangle_svg(board.n, board.n, board.blocked, queens, size, coordinates)
+
+
+def rectangle_svg(
+    rows: int,
+    cols: int,
+    blocked: Iterable[tuple[int, int]] = (),
+    queens: Iterable[Queen] = (),
+    size: int | None = None,
+    coordinates: bool = False,
+) -> str:
+    """An SVG board of ``rows`` x ``cols`` squares (``svg`` for any shape), with its pieces.
+
+    >>> rectangle_svg(2, 3).count('class="square')
+    6
+    """
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
         raise ValueError(f"size must be None or an int >= 1 (pixels), got {size!r}")
-    n = board.n
-    side = n * SQUARE
+    wide, high = cols * SQUARE, rows * SQUARE
     margin = MARGIN if coordinates else 0
-    width = size if size is not None else min(side + margin, 400)
+    width = size if size is not None else min(wide + margin, 400)
+    height = round(width * (high + margin) / (wide + margin))
     queens = tuple(queens)
-    blocked = set(board.blocked)
+    blocked = set(blocked)
+    shape = f"{rows}x{cols}"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="{-margin} {-margin} {side + margin} {side + margin}" '
-        f'width="{width}" height="{width}">',
-        f"<title>{n}x{n} board, {len(blocked)} blocked cell(s), {len(queens)} queen(s)</title>",
+        f'viewBox="{-margin} {-margin} {wide + margin} {high + margin}" '
+        f'width="{width}" height="{height}">',
+        f"<title>{shape} board, {len(blocked)} blocked cell(s), {len(queens)} queen(s)</title>",
     ]
-    for row in range(n):
-        for col in range(n):
+    for row in range(rows):
+        for col in range(cols):
             shade = "light" if (row + col) % 2 == 0 else "dark"
             fill = BLOCKED_FILL if (row, col) in blocked else (LIGHT if shade == "light" else DARK)
             parts.append(
@@ -145,26 +162,26 @@ def svg(
             'stroke="#000000" stroke-width="1.5" stroke-linejoin="round"/>'
         )
     if coordinates:
-        parts.extend(_coordinates(n))
+        parts.extend(_coordinates(rows, cols))
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-def _coordinates(n: int) -> list[str]:
+def _coordinates(rows: int, cols: int) -> list[str]:
     """The 0-based column numbers above a drawn board and the row numbers to its left."""
     style = 'font-family="sans-serif" font-size="16" fill="#333333" text-anchor="middle"'
     middle = SQUARE // 2
     columns = [
         f'<text class="coordinate column" x="{k * SQUARE + middle}" y="{-MARGIN // 3}" '
         f"{style}>{k}</text>"
-        for k in range(n)
+        for k in range(cols)
     ]
-    rows = [
+    numbers = [
         f'<text class="coordinate row" x="{-MARGIN // 2}" y="{k * SQUARE + middle + 6}" '
         f"{style}>{k}</text>"
-        for k in range(n)
+        for k in range(rows)
     ]
-    return columns + rows
+    return columns + numbers
 
 
 def check_style(style: object, choices: Sequence[str] = STYLES) -> str:

@@ -63,6 +63,21 @@ class Var:
 
 
 @dataclass(frozen=True)
+class CellVar:
+    """1 if a piece (of army 0) stands on cell (``row``, ``col``), else 0: the cell level.
+
+    >>> str(CellVar(1, 3))
+    'x[1,3]'
+    """
+
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"x[{self.row},{self.col}]"
+
+
+@dataclass(frozen=True)
 class Operator:
     """An integer operation: ``name`` is one of ``+ - neg * abs %`` over ``args``.
 
@@ -152,7 +167,7 @@ class Truth:
         return _text(self)
 
 
-IntNode = Union[int, Var, Operator, Element, Truth]  # noqa: UP007 (a runtime alias, used before 3.12 syntax)
+IntNode = Union[int, Var, CellVar, Operator, Element, Truth]  # noqa: UP007 (a runtime alias, used before 3.12 syntax)
 CondNode = Union[Comparison, Logic, Distinct]  # noqa: UP007
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "%": 2, "neg": 3}
@@ -162,7 +177,7 @@ def _text(node: IntNode, outer: int = 0, right: bool = False) -> str:
     """Python-like text of an integer node, parenthesised only where Python needs it."""
     if isinstance(node, int):
         return f"({node})" if node < 0 and outer else str(node)
-    if isinstance(node, Var):
+    if isinstance(node, (Var, CellVar)):
         return str(node)
     if isinstance(node, Element):
         return f"table({', '.join(map(str, node.values))})[{_text(node.index)}]"
@@ -191,7 +206,7 @@ Node = Union[IntNode, CondNode]  # noqa: UP007
 
 
 def reads(node: Node) -> tuple[Variable, ...]:
-    """The variables ``node`` reads, as sorted (colour, row) pairs.
+    """The variables ``node`` reads, as sorted (colour, row) pairs ((row, col) at the cell level).
 
     >>> reads(Comparison("<", Var(0, 7), Operator("+", (Var(0, 2), 1))))
     ((0, 2), (0, 7))
@@ -202,6 +217,8 @@ def reads(node: Node) -> tuple[Variable, ...]:
         item = stack.pop()
         if isinstance(item, Var):
             found.add((item.colour, item.row))
+        elif isinstance(item, CellVar):
+            found.add((item.row, item.col))
         elif isinstance(item, Comparison):
             stack += (item.lhs, item.rhs)
         elif isinstance(item, (Operator, Logic, Distinct)):
@@ -211,6 +228,34 @@ def reads(node: Node) -> tuple[Variable, ...]:
         elif isinstance(item, Truth):
             stack.append(item.condition)
     return tuple(sorted(found))
+
+
+def at_cell_level(node: Node, cols: int) -> Node:
+    """``node`` over cells: each ``q[r]`` (one colour) becomes ``sum(c * x[r,c] for c)``.
+
+    With exactly one piece per row, the sum is the column of the row's piece,
+    so the condition holds of the same solutions (the lowering of a condition
+    to the cell level).
+
+    >>> print(at_cell_level(Comparison("<", Var(0, 0), 1), 2))
+    0 * x[0,0] + 1 * x[0,1] < 1
+    """
+    if isinstance(node, int) or isinstance(node, CellVar):
+        return node
+    if isinstance(node, Var):
+        total: IntNode = Operator("*", (0, CellVar(node.row, 0)))
+        for col in range(1, cols):
+            total = Operator("+", (total, Operator("*", (col, CellVar(node.row, col)))))
+        return total
+    if isinstance(node, Element):
+        return Element(node.values, at_cell_level(node.index, cols))  # type: ignore[arg-type]
+    if isinstance(node, Truth):
+        return Truth(at_cell_level(node.condition, cols))  # type: ignore[arg-type]
+    if isinstance(node, Comparison):
+        lhs, rhs = at_cell_level(node.lhs, cols), at_cell_level(node.rhs, cols)
+        return Comparison(node.name, lhs, rhs)  # type: ignore[arg-type]
+    args = tuple(at_cell_level(arg, cols) for arg in node.args)
+    return type(node)(node.name, args) if not isinstance(node, Distinct) else Distinct(args)  # type: ignore[arg-type, call-arg]
 
 
 def apply_operator(
@@ -244,6 +289,8 @@ def apply_operator(
 def evaluate(node: Node, values: Sequence[Sequence[int]]) -> int | bool:
     """The value of ``node`` with ``values[colour][row]`` for each variable, as Python computes it.
 
+    At the cell level ``values[row][col]`` is 1 where a piece stands, else 0.
+
     >>> evaluate(Operator("%", (Operator("neg", (Var(0, 1),)), 3)), [[0, 4]])
     2
     """
@@ -251,6 +298,8 @@ def evaluate(node: Node, values: Sequence[Sequence[int]]) -> int | bool:
         return node
     if isinstance(node, Var):
         return values[node.colour][node.row]
+    if isinstance(node, CellVar):
+        return values[node.row][node.col]
     if isinstance(node, Element):
         return node.values[evaluate(node.index, values)]
     if isinstance(node, Truth):
@@ -292,6 +341,8 @@ def bounds(node: IntNode, n: int) -> tuple[int, int]:
         return node, node
     if isinstance(node, Var):
         return 0, n - 1
+    if isinstance(node, CellVar):
+        return 0, 1
     if isinstance(node, Element):
         lo, hi = bounds(node.index, n)
         reachable = node.values[max(lo, 0) : hi + 1] or node.values
@@ -319,6 +370,8 @@ def bounds(node: IntNode, n: int) -> tuple[int, int]:
 
 
 def _shape_text(shape: Shape) -> str:
+    if shape[1] < 0:  # the cell level: (rows, -columns)
+        return f"{shape[0]}x{-shape[1]} board of cells"
     return f"{shape[0]}x{shape[0]} board with {shape[1]} colour(s)"
 
 
@@ -665,3 +718,41 @@ def _index(value: object, size: int, what: str, within: str) -> int:
     if not 0 <= value < size:
         raise IndexError(f"{what} {value} is outside {within}")
     return int(value)
+
+
+class CellVariables:
+    """A model's cell variables for ``where``: ``x[row, col]``, 1 where a piece stands, else 0.
+
+    On a one-queen-per-row model ``x[r, c]`` is ``int(q[r] == c)``, so
+    every engine states it; at the cell level it is the cell's own 0/1
+    variable (army 0's piece).
+
+    >>> print(CellVariables(4, 4, cells=True)[1, 2] + CellVariables(4, 4, cells=True)[0, 0])
+    x[1,2] + x[0,0]
+    >>> print(CellVariables(4, 4, cells=False)[1, 2])
+    int(q0[1] == 2)
+    """
+
+    __slots__ = ("cells", "cols", "rows")
+
+    def __init__(self, rows: int, cols: int, *, cells: bool, colours: int = 1) -> None:
+        """The cell variables of a ``rows`` x ``cols`` board (``cells``: at the cell level)."""
+        self.rows, self.cols, self.cells = rows, cols, cells
+        if not cells and colours != 1:
+            raise ValueError(
+                f"x[row, col] reads one queen per row of one colour; this model has {colours} "
+                "colours: write q[colour, row] == col"
+            )
+
+    def __repr__(self) -> str:
+        return f"<variables x of a {self.rows}x{self.cols} board>"
+
+    def __getitem__(self, index: tuple[int, int]) -> Expression:
+        if not isinstance(index, tuple) or len(index) != 2:
+            raise IndexError(f"x[{index!r}]: expected x[row, col]")
+        row = _index(index[0], self.rows, "row", f"the board's rows 0..{self.rows - 1}")
+        col = _index(index[1], self.cols, "column", f"the board's columns 0..{self.cols - 1}")
+        if self.cells:
+            return Expression(CellVar(row, col), (self.rows, -self.cols))
+        on = Comparison("==", Var(0, row), col)
+        return Expression(Truth(on), (self.rows, 1))

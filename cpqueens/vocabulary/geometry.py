@@ -38,16 +38,31 @@ def check_symmetry(name: object) -> str:
     return name  # type: ignore[return-value]
 
 
-#: name -> the map of cell (r, c) on an n x n board; rows grow downwards.
+#: name -> the map of cell (r, c) on a board of m rows and n columns; rows grow
+#: downwards. The one table of the board symmetries: the quarter turns and the
+#: two diagonal reflections exist on square boards only (``SQUARE_ONLY``).
+RECTANGLE_TRANSFORMS: dict[str, Callable[[int, int, int, int], Cell]] = {
+    "identity": lambda r, c, m, n: (r, c),
+    "rot90": lambda r, c, m, n: (c, m - 1 - r),  # a quarter turn clockwise
+    "rot180": lambda r, c, m, n: (m - 1 - r, n - 1 - c),
+    "rot270": lambda r, c, m, n: (n - 1 - c, r),
+    "mirror": lambda r, c, m, n: (r, n - 1 - c),  # left <-> right
+    "flip": lambda r, c, m, n: (m - 1 - r, c),  # top <-> bottom
+    "diagonal": lambda r, c, m, n: (c, r),  # the main diagonal stays put
+    "antidiagonal": lambda r, c, m, n: (n - 1 - c, m - 1 - r),
+}
+#: The symmetries that exist on square boards only: they map rows onto columns.
+SQUARE_ONLY = frozenset({"rot90", "rot270", "diagonal", "antidiagonal"})
+
+
+def _square(on_rectangles: Callable[[int, int, int, int], Cell]) -> Callable[[int, int, int], Cell]:
+    """The map of a cell of an n x n board, from the table's map on m x n boards."""
+    return lambda r, c, n: on_rectangles(r, c, n, n)
+
+
+#: name -> the map of cell (r, c) on an n x n board (the table above, square).
 TRANSFORMS: dict[str, Callable[[int, int, int], Cell]] = {
-    "identity": lambda r, c, n: (r, c),
-    "rot90": lambda r, c, n: (c, n - 1 - r),  # a quarter turn clockwise
-    "rot180": lambda r, c, n: (n - 1 - r, n - 1 - c),
-    "rot270": lambda r, c, n: (n - 1 - c, r),
-    "mirror": lambda r, c, n: (r, n - 1 - c),  # left <-> right
-    "flip": lambda r, c, n: (n - 1 - r, c),  # top <-> bottom
-    "diagonal": lambda r, c, n: (c, r),  # the main diagonal stays put
-    "antidiagonal": lambda r, c, n: (n - 1 - c, n - 1 - r),
+    name: _square(f) for name, f in RECTANGLE_TRANSFORMS.items()
 }
 assert tuple(TRANSFORMS) == BOARD_SYMMETRIES
 

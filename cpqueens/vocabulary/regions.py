@@ -29,6 +29,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from cpqueens.vocabulary.checks import check_regions
+
 #: The symbols a text grid names regions with, in the order ``to_text`` uses them.
 SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
 #: The largest board: a row is one 64-bit mask in the compiled search, and text has 62 symbols.
@@ -122,33 +124,7 @@ class RegionPuzzle:
             )
         if not isinstance(self.diagonals, bool):
             raise TypeError(f"diagonals must be a bool, got {self.diagonals!r}")
-        rows = self.regions
-        if isinstance(rows, str) or not isinstance(rows, Sequence) or len(rows) != n:
-            got = len(rows) if isinstance(rows, Sequence) else rows
-            raise ValueError(f"regions must be {n} rows of {n} region numbers, got {got!r} rows")
-        grid = []
-        for r, row in enumerate(rows):
-            if isinstance(row, str) or not isinstance(row, Sequence) or len(row) != n:
-                got = len(row) if isinstance(row, Sequence) else row
-                raise ValueError(f"regions row {r} must have {n} region numbers, got {got!r}")
-            for c, value in enumerate(row):
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise TypeError(
-                        f"regions[{r}][{c}] must be an int region number, got {value!r}"
-                    )
-                if not 0 <= value < n:
-                    raise ValueError(
-                        f"regions[{r}][{c}] is {value}: expected a region number 0 to {n - 1} "
-                        f"(a {n}x{n} puzzle has {n} regions)"
-                    )
-            grid.append(tuple(row))
-        present = {value for row in grid for value in row}
-        if len(present) != n:
-            missing = sorted(set(range(n)) - present)
-            raise ValueError(
-                f"the grid has {len(present)} regions, expected {n} (one per row): "
-                f"region(s) {missing} have no cell"
-            )
+        grid = check_regions(self.regions, n, n, count=n)
         object.__setattr__(self, "regions", tuple(grid))
         object.__setattr__(self, "queens", _cells(self.queens, n, "given queens"))
         object.__setattr__(self, "blocked", _cells(self.blocked, n, "blocked cells"))

@@ -23,6 +23,7 @@ from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.kernels import MAX_COLUMNS
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
     Forbidden,
@@ -34,23 +35,12 @@ from cpqueens.vocabulary.constraints import (
     Regions,
     Toroidal,
     Where,
+    lower,
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
 #: The constraint classes this backend translates.
-SUPPORTS = (
-    AllDifferent,
-    Forbidden,
-    Placed,
-    Disjoint,
-    LexLeader,
-    Invariant,
-    Toroidal,
-    KnightMoves,
-    Regions,
-    NoTouch,
-    Where,
-)
+SUPPORTS = BUILT_IN_KINDS
 
 NAME = "bitmask"
 
@@ -139,7 +129,7 @@ def compile_plan(model) -> Plan:
     knight: set[int] = set()
     checks: list[tuple[tuple[int, int], CondNode]] = []
     rules: list[Regions | NoTouch] = []
-    for constraint in model.constraints:
+    for constraint in lower(model.constraints, SUPPORTS, n, colours):
         if isinstance(constraint, AllDifferent):
             offsets[constraint.colour].add(constraint.offset)
         elif isinstance(constraint, Forbidden):

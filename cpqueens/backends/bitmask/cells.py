@@ -30,12 +30,25 @@ NAME = "bitmask"
 CHUNK = 1 << 20
 
 
+#: The most cells the compiled counter takes: it holds a mask of every cell per cell
+#: (cells^2 bits: 2 MiB at 4,096 cells, a 64 x 64 board).
+MAX_CELLS = 4096
+
+
 def supports(problem: CellProblem, size: int | None = 0, unique: bool = False) -> bool:
     """Whether the kernels count ``problem``'s solutions of ``size``: one army, no classes.
 
-    Quotas (per row, column or region) are beyond the kernels: False.
+    Quotas (per row, column or region) and conditions are beyond the kernels, and so
+    are boards of more than ``MAX_CELLS`` cells: False.
     """
-    return problem.armies == 1 and size is not None and not unique and not problem.quotas
+    return (
+        problem.armies == 1
+        and size is not None
+        and not unique
+        and not problem.quotas
+        and not problem.conditions
+        and problem.board.rows * problem.board.cols <= MAX_CELLS
+    )
 
 
 def _placed_fit(problem: CellProblem) -> bool:

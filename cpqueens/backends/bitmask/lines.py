@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpqueens.errors import InvalidSolutionError
+from cpqueens.vocabulary.bounds import disjoint_families, split_bound
 from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
 
 #: (value, bound, seconds) of each better solution found.
@@ -32,6 +33,7 @@ def supports(problem: CellProblem) -> bool:
         and problem.independent
         and not problem.dominating
         and not problem.placed
+        and not problem.conditions
     )
 
 
@@ -68,24 +70,11 @@ def structure(problem: CellProblem) -> Lines:
     lines += [(cell,) for cell in board.free if cell not in covered]
     lines.sort(key=lambda line: (-len(line), _direction(line) if len(line) > 1 else (9, 9), line))
     index = {line: i for i, line in enumerate(lines)}
-    families: list[list[int]] = []
-    used: list[set[Cell]] = []
-    for i, line in enumerate(lines):
-        if len(line) < 2:
-            continue
-        for family, cells in zip(families, used, strict=True):
-            if cells.isdisjoint(line):
-                family.append(i)
-                cells.update(line)
-                break
-        else:
-            families.append([i])
-            used.append(set(line))
+    families = disjoint_families(lines)
     perms, swaps = [], []
     for name, swap in problem.symmetries[1:]:
-        perm = tuple(
-            index[tuple(sorted(board.transform(name, cell) for cell in line))] for line in lines
-        )
+        image = board.images[name]
+        perm = tuple(index[tuple(sorted(image[cell] for cell in line))] for line in lines)
         perms.append(perm)
         swaps.append(swap)
     return Lines(
@@ -106,6 +95,11 @@ def armies(structure: Lines, labels: Any) -> tuple[list[Cell], list[Cell]]:
     white = [c for c in structure.cells if all(labels[i] == 0 for i in through[c])]
     black = [c for c in structure.cells if all(labels[i] == 1 for i in through[c])]
     return white, black
+
+
+#: The most free cells for which a stopped search bounds its open subtrees: each one's
+#: knapsacks are bisected over every size up to the bound, seconds on a 100 x 100 board.
+OPEN_BOUND_CELLS = 1024
 
 
 @dataclass(frozen=True)
@@ -134,15 +128,15 @@ def optimise(
     """The largest peaceable armies, proved optimal unless ``time_limit`` ends the search.
 
     The signature of :func:`cpqueens.backends.cpsat.cells.optimise`; the
-    search runs on one core (``workers`` is accepted and unused). When a limit
-    ends it, ``bound`` is the largest knapsack bound of the subtrees left
-    open (or the root's, if smaller): a true upper bound. ``knapsack=False``
-    cuts on the counts of possible cells only (for the benchmarks' ablation).
+    search runs on one core (``workers`` is accepted and unused). Under a time
+    limit a second search shares the core, slice for slice, to prove the
+    bound: it asks for armies of ``bound`` (from the root's knapsack bound
+    down), and each time its tree is exhausted with none found, ``bound``
+    drops by one. When the limit ends both, ``bound`` is the least of those
+    proofs and of the knapsack bounds of the subtrees left open: a true upper
+    bound. ``knapsack=False`` cuts on the counts of possible cells only (for
+    the benchmarks' ablation).
     """
-    import numpy as np
-
-    from cpqueens.kernels import peaceable as kernel
-
     if sense != "maximize" or not supports(problem):
         raise ValueError(
             "the line search maximises two peaceable armies without placed pieces, "
@@ -151,6 +145,69 @@ def optimise(
     start = time.perf_counter()
     s = structure(problem)
     ceiling = root_bound(s)
+    shared = _shared(s, symmetry, knapsack)
+    turn = slice_seconds if time_limit is None else min(slice_seconds, time_limit / 10)
+    primal = _Search(s, shared, floor=-1, seconds=turn)
+    dual: _Search | None = None
+    best, labels, bound, leap = -1, primal.best_label, ceiling, 1
+
+    def step(search: _Search) -> None:
+        """One slice of ``search``, sharing the incumbent; a finished search bounds the rest."""
+        nonlocal best, labels, bound
+        search.raise_floor(best)
+        if search.run() and search.value > best:
+            best, labels = search.value, search.best_label.copy()
+            if progress is not None:
+                progress(best, bound, time.perf_counter() - start)
+        if search.done:  # no labelling is worth more than its incumbent
+            bound = min(bound, search.value)
+
+    while not (primal.done or best >= bound):
+        began = time.perf_counter()  # the search's turn, then the proofs' turn as long
+        while not (primal.done or best >= bound) and time.perf_counter() - began < turn:
+            step(primal)
+        if time_limit is None:
+            continue
+        began = time.perf_counter()
+        while best < bound and time.perf_counter() - began < turn:
+            if dual is None or dual.done or dual.found:
+                # a quick proof: the next leaps twice as far; a slow one, or armies found
+                # (it leapt too far): one size at a time again
+                if dual is not None:
+                    quick = dual.done and not dual.found and dual.spent < turn / 4
+                    leap = leap * 2 if quick else 1
+                budget = 1 if dual is None else dual.budget
+                target = max(best + 1, bound - leap + 1)  # prove: no armies of target or more
+                dual = _Search(s, shared, floor=target - 1, seconds=turn)
+                dual.budget = budget
+            step(dual)
+        # past the limit, once the search has had half of it (at most 0.5 s) since the
+        # compiled kernels were loaded: a first call that loads them (a second or two on a
+        # busy machine) still leaves the answer some search and some proofs
+        now = time.perf_counter()
+        if now - start >= time_limit and now - primal.loaded >= min(time_limit, 1.0) / 2:
+            break
+    proved = primal.done or best >= bound
+    white, black = armies(s, labels) if best >= 0 else ([], [])
+    value = min(len(white), len(black))
+    if value != max(best, 0):
+        raise InvalidSolutionError(f"internal error: labels give {value}, the search said {best}")
+    if why := problem.check(pieces := _pieces(white, black, value)):
+        raise InvalidSolutionError(f"internal error: the line search returned {pieces}, but {why}")
+    seconds = time.perf_counter() - start
+    nodes = primal.nodes + (dual.nodes if dual is not None else 0)
+    if proved:
+        return Result("optimal", value, value, pieces, seconds, nodes)
+    for search in (primal, dual):
+        if search is not None and len(s.cells) <= OPEN_BOUND_CELLS:
+            bound = min(bound, search.open_bound(bound))
+    return Result("feasible", value, max(bound, value), pieces, seconds, nodes)
+
+
+def _shared(s: Lines, symmetry: bool, knapsack: bool) -> dict[str, Any]:
+    """The kernel's read-only arrays: lines, cells, families, the symmetry group."""
+    import numpy as np
+
     cells = {cell: i for i, cell in enumerate(s.cells)}
     nl = len(s.lines)
     through: list[list[int]] = [[] for _ in s.cells]
@@ -181,70 +238,107 @@ def optimise(
     else:
         perms = np.zeros((0, nl), dtype=np.int32)
         swaps = np.zeros(0, dtype=np.bool_)
+    return {
+        "lengths": np.array([len(line) for line in s.lines], dtype=np.int32),
+        "line_start": line_start,
+        "line_cells": line_cells,
+        "cell_lines": cell_lines,
+        "fam_start": fam_start,
+        "fam_lines": fam_lines,
+        "single_start": single_start,
+        "single_cells": single_cells,
+        "perms": perms,
+        "swaps": swaps,
+    }
 
-    label = np.full(nl, -1, dtype=np.int8)
-    killw = np.zeros(len(s.cells), dtype=np.int32)
-    killb = np.zeros(len(s.cells), dtype=np.int32)
-    lengths = np.array([len(line) for line in s.lines], dtype=np.int32)
-    pw = lengths.copy()
-    pb = lengths.copy()
-    counts = np.array([len(s.cells), len(s.cells)], dtype=np.int64)
-    depth_line = np.zeros(nl + 1, dtype=np.int32)
-    depth_phase = np.zeros(nl + 1, dtype=np.int8)
-    best_label = np.zeros(nl, dtype=np.int8)
-    state = np.array([0, 1, -1, 0, 0], dtype=np.int64)
-    arrays = (
-        state,
-        label,
-        killw,
-        killb,
-        pw,
-        pb,
-        counts,
-        depth_line,
-        depth_phase,
-        best_label,
-        line_start,
-        line_cells,
-        cell_lines,
-        fam_start,
-        fam_lines,
-        single_start,
-        single_cells,
-        perms,
-        swaps,
-    )
-    budget = 2000
-    best = -1
-    while not state[4]:
-        before = time.perf_counter()
-        kernel.search(*arrays, budget)
-        spent = time.perf_counter() - before
-        if spent < slice_seconds / 2:
-            budget *= 2
-        elif spent > slice_seconds * 2 and budget > 1000:
-            budget //= 2
-        if state[2] > best:
-            best = int(state[2])
-            if progress is not None:
-                progress(best, ceiling, time.perf_counter() - start)
-        if time_limit is not None and time.perf_counter() - start >= time_limit:
-            break
-    white, black = armies(s, best_label) if best >= 0 else ([], [])
-    value = min(len(white), len(black))
-    if value != max(best, 0):
-        raise InvalidSolutionError(f"internal error: labels give {value}, the search said {best}")
-    if why := problem.check(pieces := _pieces(white, black, value)):
-        raise InvalidSolutionError(f"internal error: the line search returned {pieces}, but {why}")
-    seconds = time.perf_counter() - start
-    nodes = int(state[3])
-    if state[4]:
-        return Result("optimal", value, value, pieces, seconds, nodes)
-    open_bound = kernel.open_bound(
-        state, label, depth_line, depth_phase, lengths, line_start, line_cells, cell_lines,
-        fam_start, fam_lines, single_start, single_cells,
-    )  # fmt: skip
-    return Result("feasible", value, min(ceiling, int(open_bound)), pieces, seconds, nodes)
+
+class _Search:
+    """One resumable branch-and-bound: its labels, counts and stack, run slice by slice.
+
+    ``floor`` is the incumbent it starts with: it looks for armies of
+    ``floor + 1`` or more, and when its tree is exhausted none larger than
+    its incumbent exist. ``value`` is its incumbent, a real one once
+    :meth:`run` has found a leaf.
+    """
+
+    def __init__(self, s: Lines, shared: dict[str, Any], floor: int, seconds: float) -> None:
+        """Fresh arrays for a search from the root with incumbent ``floor``."""
+        import numpy as np
+
+        nl, cells = len(s.lines), len(s.cells)
+        self.shared = shared
+        self.seconds = seconds
+        self.found = False  # whether a leaf beat the incumbent
+        self.spent = 0.0  # seconds in the kernel
+        self.loaded = 0.0  # when the first call returned (the kernels loaded)
+        self.state = np.array([0, 1, floor, 0, 0], dtype=np.int64)
+        self.label = np.full(nl, -1, dtype=np.int8)
+        self.killw = np.zeros(cells, dtype=np.int32)
+        self.killb = np.zeros(cells, dtype=np.int32)
+        self.pw = shared["lengths"].copy()
+        self.pb = shared["lengths"].copy()
+        self.counts = np.array([cells, cells], dtype=np.int64)
+        self.depth_line = np.zeros(nl + 1, dtype=np.int32)
+        self.depth_phase = np.zeros(nl + 1, dtype=np.int8)
+        self.best_label = np.zeros(nl, dtype=np.int8)
+        self.budget = 1
+
+    @property
+    def done(self) -> bool:
+        """Whether the tree is exhausted."""
+        return bool(self.state[4])
+
+    @property
+    def value(self) -> int:
+        """The incumbent: the best leaf found, or the floor it was raised to."""
+        return int(self.state[2])
+
+    @property
+    def nodes(self) -> int:
+        """The nodes visited so far."""
+        return int(self.state[3])
+
+    def raise_floor(self, best: int) -> None:
+        """Take ``best`` (found elsewhere) as the incumbent: only larger armies are looked for."""
+        self.state[2] = max(self.state[2], best)
+
+    def run(self) -> bool:
+        """One slice of about ``seconds``; True if it found a leaf better than its incumbent."""
+        from cpqueens.kernels import peaceable as kernel
+
+        if self.done:
+            return False
+        before, clock = self.value, time.perf_counter()
+        a = self.shared
+        kernel.search(
+            self.state, self.label, self.killw, self.killb, self.pw, self.pb, self.counts,
+            self.depth_line, self.depth_phase, self.best_label, a["line_start"], a["line_cells"],
+            a["cell_lines"], a["fam_start"], a["fam_lines"], a["single_start"],
+            a["single_cells"], a["perms"], a["swaps"], self.budget,
+        )  # fmt: skip
+        spent = time.perf_counter() - clock
+        self.spent += spent
+        if spent > self.seconds:  # nodes cost more here: fewer next time
+            self.budget = max(1, int(self.budget * self.seconds / spent))
+        elif spent < self.seconds / 2 and not self.done:  # the budget ran out early: more
+            self.budget *= 2
+        self.found = self.found or self.value > before
+        if not self.loaded:  # the first call loads the compiled kernels
+            self.loaded = time.perf_counter()
+        return self.value > before
+
+    def open_bound(self, cap: int) -> int:
+        """A true bound on every labelling this search has not ruled out (at most ``cap``)."""
+        from cpqueens.kernels import peaceable as kernel
+
+        a = self.shared
+        return int(
+            kernel.open_bound(
+                self.state, self.label, self.depth_line, self.depth_phase, a["lengths"],
+                a["line_start"], a["line_cells"], a["cell_lines"], a["fam_start"],
+                a["fam_lines"], a["single_start"], a["single_cells"], cap,
+            )
+        )  # fmt: skip
 
 
 def _pieces(white: list[Cell], black: list[Cell], value: int) -> tuple[Piece, ...]:
@@ -257,12 +351,5 @@ def root_bound(s: Lines) -> int:
     best = len(s.cells) // 2
     for family in s.families:
         sizes = [len(s.lines[i]) for i in family]
-        inside = sum(sizes)
-        sizes += [1] * (len(s.cells) - inside)
-        # the largest m with a split of the family into two parts of totals >= m each
-        total = sum(sizes)
-        reach = {0}
-        for size in sizes:
-            reach |= {r + size for r in reach}
-        best = min(best, max(min(r, total - r) for r in reach))
+        best = min(best, split_bound(sizes + [1] * (len(s.cells) - sum(sizes))))
     return best

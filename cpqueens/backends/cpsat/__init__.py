@@ -15,29 +15,32 @@ import atexit
 import queue
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from ortools.sat.python import cp_model
 
 from cpqueens.backends import Capabilities
+from cpqueens.backends.cpsat.solve import run
 from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
-    Forbidden,
     Invariant,
     KnightMoves,
     LexLeader,
     NoTouch,
-    Placed,
     Regions,
     Toroidal,
     Where,
+    lower,
 )
 from cpqueens.vocabulary.expressions import (
     NEGATED,
+    CellVar,
     Comparison,
     CondNode,
     Distinct,
@@ -53,19 +56,7 @@ from cpqueens.vocabulary.expressions import (
 from cpqueens.vocabulary.geometry import AFFINE
 
 #: The constraint classes this backend translates.
-SUPPORTS = (
-    AllDifferent,
-    Forbidden,
-    Placed,
-    Disjoint,
-    LexLeader,
-    Invariant,
-    Toroidal,
-    KnightMoves,
-    Regions,
-    NoTouch,
-    Where,
-)
+SUPPORTS = BUILT_IN_KINDS
 
 NAME = "cpsat"
 #: The widest board whose model CP-SAT builds and presolves within a time limit (n = 3,000:
@@ -103,7 +94,7 @@ def build(
     with the fewest columns left goes first, a smaller search.
     """
     n, colours = model.n, model.colours
-    domains, rest = cell_domains(n, colours, model.constraints)
+    domains, rest = cell_domains(n, colours, lower(model.constraints, SUPPORTS, n, colours))
     all_different: list[AllDifferent] = []
     disjoint: list[Disjoint] = []
     symmetric: list[LexLeader | Invariant] = []
@@ -181,7 +172,7 @@ def build(
             cp.add(row_vars[r + 1] != row_vars[r] + 1)
             cp.add(row_vars[r + 1] != row_vars[r] - 1)
     # The user's conditions, stated natively (linear terms, abs, modulo, reified logic).
-    translator = _Conditions(cp, q, n)
+    translator = Conditions(cp, q, n)
     for condition in conditions:
         translator.post(condition.condition)
     # Symmetry breaking: the solution against its images under board symmetries.
@@ -196,7 +187,7 @@ def build(
     return cp, q
 
 
-class _Conditions:
+class Conditions:
     """Translate condition nodes into CP-SAT: every auxiliary variable is fixed by q.
 
     Integer nodes become linear expressions (``abs`` through
@@ -208,8 +199,12 @@ class _Conditions:
     enumerated exactly once.
     """
 
-    def __init__(self, cp: cp_model.CpModel, q: list[list[cp_model.IntVar]], n: int) -> None:
-        """Translate into ``cp`` over the variables ``q[colour][row]`` of an n x n board."""
+    def __init__(self, cp: cp_model.CpModel, q: list[list[Any]], n: int) -> None:
+        """Translate into ``cp`` over the variables ``q[colour][row]`` of an n x n board.
+
+        At the cell level ``q[row][col]`` is each cell's 0/1 variable (or 0 for
+        a cell no piece may take), which ``x[row, col]`` nodes read.
+        """
         self.cp, self.q, self.n = cp, q, n
 
     def term(self, node: IntNode) -> cp_model.LinearExprT:
@@ -219,6 +214,8 @@ class _Conditions:
             return node
         if isinstance(node, Var):
             return self.q[node.colour][node.row]
+        if isinstance(node, CellVar):
+            return self.q[node.row][node.col]
         if isinstance(node, Element):
             target = cp.new_int_var(min(node.values), max(node.values), "element")
             cp.add_element(self.term(node.index), list(node.values), target)
@@ -562,22 +559,10 @@ def exists(model, clock: Deadline | None = None) -> bool:
     """One CP-SAT decision solve with its free search, in a thread that Ctrl-C stops."""
     cp, _ = build(model, lexicographic=False)
     solver = cp_model.CpSolver()
-    solver.parameters.catch_sigint_signal = False
     left = None if clock is None else clock.left()
     if left is not None:
         solver.parameters.max_time_in_seconds = max(left, 1e-3)
-    result: list[int] = []
-    thread = threading.Thread(target=lambda: result.append(solver.solve(cp)), daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except BaseException:
-        while thread.is_alive():
-            solver.stop_search()
-            thread.join(0.05)
-        raise
-    status = result[0]
+    status = run(solver, cp)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return True
     if status == cp_model.INFEASIBLE:

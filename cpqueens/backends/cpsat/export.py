@@ -22,6 +22,7 @@ from cpqueens.vocabulary.constraints import (
     Where,
 )
 from cpqueens.vocabulary.expressions import (
+    CellVar,
     Comparison,
     Distinct,
     Element,
@@ -99,6 +100,48 @@ def to_cpmpy(model: Any) -> tuple[Any, Any]:
     return cp.Model(*constraints), q
 
 
+def cells_to_cpmpy(problem: Any) -> tuple[Any, Any]:
+    """A ``cpmpy.Model`` of a cell statement and its 0/1 variables ``x`` (armies x rows x cols).
+
+    The same statement as CP-SAT's cell model (``backends/cpsat/cells.py``):
+    at most one piece per attack line (independent), a cell for one piece,
+    armies of equal size whose pieces do not attack each other, every free
+    cell covered (dominating), the quotas' sums and the conditions over
+    ``x[r, c]`` (army 0's pieces).
+    """
+    import cpmpy as cp
+
+    board, armies = problem.board, range(problem.armies)
+    x = cp.boolvar(shape=(problem.armies, board.rows, board.cols), name="x")
+    blocked = set(board.blocked)
+    free = [cell for cell in board.cells if cell not in blocked]
+    constraints: list[Any] = [x[army, r, c] == 0 for army in armies for r, c in sorted(blocked)]
+    constraints += [x[army, r, c] == 1 for r, c, army in problem.placed]
+    lines = [[cell for cell in line if cell not in blocked] for line in board.lines]
+    lines = [line for line in lines if len(line) >= 2]
+    if problem.armies == 1:
+        if problem.independent:
+            constraints += [cp.sum([x[0, r, c] for r, c in line]) <= 1 for line in lines]
+    else:
+        constraints += [x[0, r, c] + x[1, r, c] <= 1 for r, c in free]
+        constraints.append(cp.sum(x[0]) == cp.sum(x[1]))
+        if problem.independent:
+            constraints += [
+                x[0, a[0], a[1]] + x[1, b[0], b[1]] <= 1
+                for a in free
+                for b in sorted(board.neighbours[a] - blocked)
+            ]
+    if problem.dominating:
+        for cell in free:
+            cover = [cell, *sorted(board.neighbours[cell] - blocked)]
+            constraints.append(cp.sum([x[army, r, c] for army in armies for r, c in cover]) >= 1)
+    for quota in problem.quotas:
+        constraints.append(cp.sum([x[0, r, c] for r, c in quota.cells]) == quota.k)
+    for condition in problem.conditions:
+        constraints.append(_expression(cp, condition, x[0], 2, constraints))
+    return cp.Model(*constraints), x
+
+
 def _mod(cp: Any, value: Any, span: tuple[int, int], modulus: int, constraints: list[Any]) -> Any:
     """``value % modulus`` with Python's sign rule: a remainder in 0..modulus-1 and a quotient."""
     lo, hi = span
@@ -116,6 +159,8 @@ def _expression(cp: Any, node: Node, q: Any, n: int, constraints: list[Any]) -> 
             return item
         if isinstance(item, Var):
             return q[item.colour, item.row]
+        if isinstance(item, CellVar):  # the cell level: q is army 0's grid of 0/1 variables
+            return q[item.row, item.col]
         if isinstance(item, Element):
             return cp.cpm_array(list(item.values))[walk(item.index)]
         if isinstance(item, Truth):

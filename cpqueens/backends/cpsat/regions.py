@@ -58,6 +58,8 @@ def search(
     """
     from ortools.sat.python import cp_model
 
+    from cpqueens.backends.cpsat.solve import run
+
     cp, x = build(puzzle)
     n = puzzle.n
     found: list[tuple[Cell, ...]] = []
@@ -77,10 +79,9 @@ def search(
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
-    solver.parameters.catch_sigint_signal = False
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(deadline.left(), 1e-3)
-    status = solver.solve(cp, Collector())
+    status = run(solver, cp, Collector())  # in a thread: Ctrl-C stops it
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE, cp_model.MODEL_INVALID)
     if deadline is not None and not complete and (limit is None or total < limit):
         error = deadline.error()

@@ -19,35 +19,23 @@ from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
-    Forbidden,
     Invariant,
     KnightMoves,
     LexLeader,
     NoTouch,
-    Placed,
     Regions,
     Toroidal,
     Where,
+    lower,
 )
 from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 from cpqueens.vocabulary.geometry import transform
 
 #: The constraint classes this backend translates.
-SUPPORTS = (
-    AllDifferent,
-    Forbidden,
-    Placed,
-    Disjoint,
-    LexLeader,
-    Invariant,
-    Toroidal,
-    KnightMoves,
-    Regions,
-    NoTouch,
-    Where,
-)
+SUPPORTS = BUILT_IN_KINDS
 
 NAME = "python-constraint"
 #: The widest board whose domains (n values per row) python-constraint sets up within a
@@ -197,7 +185,7 @@ def build(model, ordered: bool = True) -> pc.Problem | None:
     has no free cell (python-constraint refuses empty domains).
     """
     n, colours = model.n, model.colours
-    domains, pending = cell_domains(n, colours, model.constraints)
+    domains, pending = cell_domains(n, colours, lower(model.constraints, SUPPORTS, n, colours))
     for item in pending:  # the cell constraints are in the domains already
         if not isinstance(item, SUPPORTS):
             raise unsupported(NAME, item)

@@ -1,0 +1,427 @@
+"""Finding the board in a screenshot: the square lattice of its dark lines.
+
+The game draws every cell boundary as a thin dark line and every region
+boundary as a thick one, each running the whole width (or height) of the
+board. So the board is where many long straight dark lines, of one common
+extent, are equally spaced in both directions:
+
+1. the dark thin structures (a black top-hat of the grey levels: darker than
+   the closing of a small square window) are marked;
+2. each row's marked runs as long as a fair part of the picture are kept, and
+   grouped by their extent; consecutive rows of a group are one line (a thick
+   border spans several rows);
+3. the group of horizontal lines and the group of vertical lines that cross
+   each other best are the board;
+4. along each axis a lattice ``phase + k * period`` is fitted to the lines
+   (the period that explains most lines with the fewest gaps), and the cells
+   are the lattice intervals that lie within the lines' extent. A tight crop
+   (the outer border cut away) gets its edge cells from the lattice too.
+
+numpy is imported by the caller; nothing here knows colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cpqueens.errors import ImageReadError
+
+#: How much darker than its surroundings (grey levels, 0-255) a line's pixel is.
+LINE_CONTRAST = 32
+#: Fainter lines looked for when none of ``LINE_CONTRAST`` make a board.
+FAINTER = (20, 12)
+#: Cells are at least this bright (grey level) on a dark page.
+BRIGHT = 100
+#: The lattices tried at each contrast, best first.
+MAX_GRIDS = 3
+#: Half the window of the top-hat: lines up to about twice this wide are found.
+HALF_WINDOW = 5
+#: The board sizes read.
+MIN_N, MAX_N = 4, 20
+#: The fewest pixels a cell may span.
+MIN_PERIOD = 8.0
+#: More long runs than the picture's width and height together: noise, not a board.
+MAX_RUNS_PER_PIXEL = 1.0
+#: More than this share of pixels darker than their surroundings: noise, not a board.
+MAX_INK = 0.4
+#: The line groups (longest first) tried as the board's rows or columns, each way.
+MAX_GROUPS = 12
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A board found: ``n`` cells a side, cell boundaries ``xs`` and ``ys`` (n + 1 each)."""
+
+    n: int
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+
+    @property
+    def period(self) -> float:
+        """The mean side of a cell, in pixels."""
+        return ((self.xs[-1] - self.xs[0]) + (self.ys[-1] - self.ys[0])) / (2 * self.n)
+
+    def box(self, row: int, col: int) -> tuple[float, float, float, float]:
+        """Cell (row, col) as (left, top, right, bottom) pixel coordinates."""
+        return self.xs[col], self.ys[row], self.xs[col + 1], self.ys[row + 1]
+
+
+@dataclass(frozen=True)
+class _Line:
+    at: float
+    lo: int
+    hi: int
+
+
+def _running(a: np.ndarray, half: int, axis: int, op: Any) -> np.ndarray:
+    """The running ``op`` (np.maximum or np.minimum) over a window of 2 * half + 1 on ``axis``."""
+    out, done, step = a, 0, 1  # the window grows by doubling: out covers [x - done, x + done]
+    n = a.shape[axis]
+    while done < half:
+        step = min(step, half - done)
+        ahead = [slice(None)] * a.ndim
+        behind = [slice(None)] * a.ndim
+        ahead[axis], behind[axis] = slice(step, n), slice(0, n - step)
+        new = out.copy()
+        op(new[tuple(behind)], out[tuple(ahead)], out=new[tuple(behind)])
+        op(new[tuple(ahead)], out[tuple(behind)], out=new[tuple(ahead)])
+        out, done, step = new, done + step, step * 2
+    return out
+
+
+def ink(grey: np.ndarray, half: int = HALF_WINDOW) -> np.ndarray:
+    """How much darker each pixel is than its surroundings: the black top-hat of ``grey``.
+
+    The closing (a running maximum, then minimum, over a square window)
+    minus the picture: thin dark structures (lines, text, marks) keep their
+    darkness, broad areas (cells, a dark page) become 0.
+    """
+    dilated = _running(_running(grey, half, 0, np.maximum), half, 1, np.maximum)
+    closed = _running(_running(dilated, half, 0, np.minimum), half, 1, np.minimum)
+    return closed - grey
+
+
+def _close_gaps(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with single-pixel gaps along each row filled (JPEG noise on a line)."""
+    out = mask.copy()
+    out[:, 1:-1] |= mask[:, :-2] & mask[:, 2:]
+    return out
+
+
+def _runs(mask: np.ndarray, least: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's runs of True at least ``least`` long: (row, start, end) arrays, end exclusive."""
+    h, w = mask.shape
+    padded = np.zeros((h, w + 2), dtype=np.int8)
+    padded[:, 1:-1] = mask
+    step = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(step == 1)
+    _, ends = np.nonzero(step == -1)
+    keep = (ends - starts) >= least
+    return rows[keep], starts[keep], ends[keep]
+
+
+def _line_groups(mask: np.ndarray, least: int, fewest: int = 3) -> list[list[_Line]]:
+    """The long runs of ``mask``'s rows grouped by extent; each group's lines (rows merged)."""
+    rows, starts, ends = _runs(_close_gaps(mask), least)
+    if len(rows) > MAX_RUNS_PER_PIXEL * sum(mask.shape):
+        raise ImageReadError(
+            "no board found: the picture is full of dark streaks (noise?), not a grid of lines"
+        )
+    order = np.argsort(starts - ends, kind="stable")  # longest first
+    groups: list[tuple[int, int, list[tuple[int, int, int]]]] = []
+    for i in order.tolist():
+        row, start, end = int(rows[i]), int(starts[i]), int(ends[i])
+        tol = max(4, (end - start) // 30)
+        for lo, hi, members in groups:
+            if abs(start - lo) <= tol and abs(end - hi) <= tol:
+                members.append((row, start, end))
+                break
+        else:
+            groups.append((start, end, [(row, start, end)]))
+    found = []
+    for _, _, members in groups:
+        members.sort()
+        lines: list[_Line] = []
+        block: list[tuple[int, int, int]] = []
+        for member in [*members, (-10, 0, 0)]:
+            if block and member[0] != block[-1][0] + 1:
+                at = sum(m[0] for m in block) / len(block)
+                lines.append(_Line(at, min(m[1] for m in block), max(m[2] for m in block)))
+                block = []
+            if member[0] >= 0:
+                block.append(member)
+        if len(lines) >= fewest:
+            found.append(lines)
+    found.sort(key=len, reverse=True)
+    return found[:MAX_GROUPS]
+
+
+def _extent(lines: list[_Line]) -> tuple[float, float]:
+    """The median start and end of a group's lines."""
+    return float(np.median([x.lo for x in lines])), float(np.median([x.hi for x in lines]))
+
+
+def _fit(positions: list[float]) -> tuple[float, float, float] | None:
+    """The lattice ``phase + k * period`` that best explains ``positions``: (period, phase, score).
+
+    Candidate periods are the gaps between lines and their halves, thirds and
+    quarters. A period scores the lines it explains times the share of its
+    lattice points between the first and last of them that hold a line, so
+    half the true period (half its points empty) and twice it (half the
+    lines unexplained) both score lower.
+    """
+    x = np.asarray(sorted(positions))
+    gaps = np.diff(x)
+    candidates = np.unique(np.round(np.concatenate([gaps / m for m in (1, 2, 3, 4)]), 1))
+    candidates = candidates[candidates >= MIN_PERIOD]
+    best: tuple[float, float, float] | None = None
+    for period in candidates.tolist():
+        angle = 2 * np.pi * x / period
+        phase = float(np.angle(np.exp(1j * angle).sum()) / (2 * np.pi) * period)
+        k = np.round((x - phase) / period)
+        tol = max(1.5, 0.06 * period)
+        inliers = np.abs(x - phase - k * period) <= tol
+        if inliers.sum() < 3:
+            continue
+        ks, xs = k[inliers], x[inliers]
+        if len(np.unique(ks)) >= 2:  # refine: least squares through the lines explained
+            slope, intercept = np.polyfit(ks, xs, 1)
+            if slope >= MIN_PERIOD:
+                period, phase = float(slope), float(intercept)
+                k = np.round((x - phase) / period)
+                inliers = np.abs(x - phase - k * period) <= max(1.5, 0.06 * period)
+                ks = k[inliers]
+        held = len(np.unique(ks))
+        if held < 3:
+            continue
+        coverage = held / (ks.max() - ks.min() + 1)
+        score = float(inliers.sum()) * coverage
+        if (
+            best is None
+            or score > best[2] + 1e-9
+            or (abs(score - best[2]) <= 1e-9 and period > best[0])
+        ):
+            best = (period, phase, score)
+    return best
+
+
+def _cells(period: float, phase: float, lo: float, hi: float) -> list[float]:
+    """The lattice boundaries of the cells that lie at least half within [lo, hi]."""
+    first = int(np.floor((lo - phase) / period)) - 1
+    last = int(np.ceil((hi - phase) / period)) + 1
+    bounds: list[float] = []
+    for k in range(first, last):
+        a, b = phase + k * period, phase + (k + 1) * period
+        if min(b, hi) - max(a, lo) >= 0.5 * period:
+            if not bounds:
+                bounds.append(a)
+            bounds.append(b)
+    return bounds
+
+
+def find(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[Grid]:
+    """The lattices that could be the board, likeliest first, from :func:`ink` of the picture.
+
+    Lines are looked for as at least ``LINE_CONTRAST`` darker than their
+    surroundings, then fainter (the game's thin lines are a light shade of
+    black, fainter still in a scaled JPEG); last, by the board's outline
+    (its dark border, or with ``grey`` its bright cells on a dark page) and
+    where the ink falls inside it.
+    Raises ImageReadError, once the lattices found are used up, if there
+    were none.
+    """
+    failure: ImageReadError | None = None
+    seen: set[Grid] = set()
+    for contrast in (LINE_CONTRAST, *FAINTER):
+        try:
+            grids = _find(darkness >= contrast)
+        except ImageReadError as error:
+            failure = failure or error
+            continue
+        for grid in grids[:MAX_GRIDS]:
+            if grid not in seen:
+                seen.add(grid)
+                yield grid
+    for grid in _by_outline(darkness, grey):
+        if grid not in seen:
+            seen.add(grid)
+            yield grid
+    if not seen:
+        assert failure is not None
+        raise failure
+
+
+def _by_outline(darkness: np.ndarray, grey: np.ndarray | None = None) -> list[Grid]:
+    """Boards found by their outline, the size told by where the ink falls inside.
+
+    For boards whose thin lines are too faint to run across the board: the
+    outer border still does (top and bottom, left and right, each a long
+    line of one extent), and on a dark page the cells make a bright square
+    block. Inside, the thick region borders fall on the lattice: each size n
+    from ``MIN_N`` to ``MAX_N`` is scored by the ink on its lattice lines
+    less the ink halfway between them; the best, if it stands out, is the
+    board.
+    """
+    h, w = darkness.shape
+    least = max(24, int(0.12 * min(h, w)))
+    mask = darkness >= LINE_CONTRAST
+    if mask.mean() > MAX_INK:
+        return []
+    boxes = _outlines(mask, least)
+    if grey is not None:
+        boxes += _bright_blocks(grey, least)
+    ink = darkness.astype(np.float32)
+    found: list[tuple[float, Grid]] = []
+    for left, right, top, bottom in boxes:
+        inside = ink[round(top) : round(bottom), round(left) : round(right) + 1]
+        scores = sorted(
+            (
+                (_lattice_score(inside.mean(axis=0), n) + _lattice_score(inside.mean(axis=1), n), n)
+                for n in range(MIN_N, MAX_N + 1)
+            ),
+            reverse=True,
+        )
+        (best, n), (second, _) = scores[0], scores[1]
+        if best <= 0 or best < 1.3 * max(second, 0):
+            continue
+        xs = tuple(left + k * (right - left) / n for k in range(n + 1))
+        ys = tuple(top + k * (bottom - top) / n for k in range(n + 1))
+        found.append((best, Grid(n, xs, ys)))
+    found.sort(key=lambda item: -item[0])
+    return [grid for _, grid in found[:MAX_GRIDS]]
+
+
+Box = tuple[float, float, float, float]
+
+
+def _outlines(mask: np.ndarray, least: int) -> list[Box]:
+    """Squares (left, right, top, bottom) framed by two long lines each way, of matching extents."""
+    across = _line_groups(mask, least, fewest=2)
+    down = _line_groups(np.ascontiguousarray(mask.T), least, fewest=2)
+    boxes = []
+    for rows in across:
+        top, bottom = rows[0].at, rows[-1].at
+        x_lo, x_hi = _extent(rows)
+        for cols in down:
+            left, right = cols[0].at, cols[-1].at
+            y_lo, y_hi = _extent(cols)
+            side = right - left
+            if side < MIN_N * MIN_PERIOD or abs((bottom - top) - side) > 0.04 * side:
+                continue
+            tol = 0.12 * side
+            if abs(x_lo - left) > tol or abs(x_hi - right) > tol:
+                continue
+            if abs(y_lo - top) > tol or abs(y_hi - bottom) > tol:
+                continue
+            boxes.append((left, right, top, bottom))
+    return boxes
+
+
+def _bright_blocks(grey: np.ndarray, least: int) -> list[Box]:
+    """Squares of bright pixels, lines aside, on a dark page: the cells of a board in dark mode.
+
+    The rows' long bright runs of one extent give the board's left and right,
+    the columns' its top and bottom (a rounded corner shortens only the
+    outermost); a square whose runs fill most of its side is a board.
+    """
+    bright = _running(grey, 2, 1, np.maximum) >= BRIGHT  # thin dark lines closed over
+    rows = _groups_of_runs(bright, least)
+    cols = _groups_of_runs(
+        np.ascontiguousarray(_running(grey, 2, 0, np.maximum).T) >= BRIGHT, least
+    )
+    boxes = []
+    for (left, right), many_rows in rows:
+        for (top, bottom), many_cols in cols:
+            side = right - left
+            if side < MIN_N * MIN_PERIOD or abs((bottom - top) - side) > 0.04 * side:
+                continue
+            if min(many_rows, many_cols) < 0.7 * side:
+                continue
+            boxes.append((float(left), float(right), float(top), float(bottom)))
+    return boxes
+
+
+def _groups_of_runs(mask: np.ndarray, least: int) -> list[tuple[tuple[int, int], int]]:
+    """The extents (start, end) shared by many rows' long runs of ``mask``, and how many rows."""
+    rows, starts, ends = _runs(mask, least)
+    if len(rows) > MAX_RUNS_PER_PIXEL * sum(mask.shape):
+        return []
+    counts: dict[tuple[int, int], int] = {}
+    for start, end in zip((starts // 3).tolist(), (ends // 3).tolist(), strict=True):
+        counts[(start, end)] = counts.get((start, end), 0) + 1
+    best = sorted(counts.items(), key=lambda item: -item[1])[:MAX_GROUPS]
+    return [((3 * a, 3 * b), count) for (a, b), count in best]
+
+
+def _lattice_score(profile: np.ndarray, n: int) -> float:
+    """Mean ink on the n - 1 inner lines of a lattice of n cells over ``profile``, less between."""
+    period = (len(profile) - 1) / n
+    if period < MIN_PERIOD:
+        return -1.0
+    size = len(profile)
+
+    def near(x: float) -> float:
+        i = round(x)
+        return float(profile[max(i - 1, 0) : min(i + 2, size)].max())
+
+    on = np.mean([near(k * period) for k in range(1, n)])
+    off = np.mean([near((k + 0.5) * period) for k in range(n)])
+    return float(on - off)
+
+
+def _find(mask: np.ndarray) -> list[Grid]:
+    """The board's lattice in ``mask``, the pixels of dark lines."""
+    h, w = mask.shape
+    least = max(24, int(0.12 * min(h, w)))
+    if mask.mean() > MAX_INK:
+        raise ImageReadError(
+            "no board found: the picture is dark detail all over (noise?), not a grid of lines"
+        )
+    across = _line_groups(mask, least)  # horizontal lines: their y, their x extent
+    down = _line_groups(np.ascontiguousarray(mask.T), least)  # vertical lines
+    if not across or not down:
+        raise ImageReadError("no board found: no grid of long straight lines in the picture")
+    found: list[tuple[float, Grid]] = []
+    seen = ""
+    down_extents = [_extent(cols) for cols in down]
+    for rows in across:
+        x_lo, x_hi = _extent(rows)
+        for cols, (y_lo, y_hi) in zip(down, down_extents, strict=True):
+            width, height = x_hi - x_lo, y_hi - y_lo
+            if min(width, height) < 0.7 * max(width, height):
+                continue  # not square
+            slack = 0.05 * max(width, height) + 2 * HALF_WINDOW
+            inside_rows = [r.at for r in rows if y_lo - slack <= r.at <= y_hi + slack]
+            inside_cols = [c.at for c in cols if x_lo - slack <= c.at <= x_hi + slack]
+            if len(inside_rows) < 3 or len(inside_cols) < 3:
+                continue
+            fit_rows, fit_cols = _fit(inside_rows), _fit(inside_cols)
+            if fit_rows is None or fit_cols is None:
+                continue
+            (p_rows, ph_rows, s_rows), (p_cols, ph_cols, s_cols) = fit_rows, fit_cols
+            ys = _cells(p_rows, ph_rows, y_lo, y_hi)
+            xs = _cells(p_cols, ph_cols, x_lo, x_hi)
+            if abs(p_rows - p_cols) > 0.04 * max(p_rows, p_cols):
+                seen = seen or (
+                    f"lines {p_cols:.0f} pixels apart across but {p_rows:.0f} down: "
+                    "not a grid of square cells"
+                )
+                continue
+            if len(xs) - 1 != len(ys) - 1:
+                seen = seen or (f"a grid of {len(xs) - 1} columns but {len(ys) - 1} rows")
+                continue
+            n = len(xs) - 1
+            if not MIN_N <= n <= MAX_N:
+                seen = seen or f"a {n}x{n} grid, expected {MIN_N} to {MAX_N} cells a side"
+                continue
+            found.append((s_rows + s_cols, Grid(n, tuple(xs), tuple(ys))))
+    if not found:
+        raise ImageReadError(
+            "no board found: " + (seen or "the long lines in the picture form no square grid")
+        )
+    found.sort(key=lambda item: -item[0])
+    return [grid for _, grid in found]
