@@ -470,7 +470,7 @@ def _player(
     puzzle: RegionPuzzle, queens: Iterable[Cell], given_ok: bool = False
 ) -> tuple[Cell, ...]:
     """A player's queens checked: (row, col) pairs on the grid, sorted, the givens left out."""
-    from cpqueens.vocabulary.regions import _cells
+    from cpqueens.vocabulary.regions import cells_of
 
-    cells = _cells(queens, puzzle.n, "your queens")
+    cells = cells_of(queens, puzzle.n, "your queens")
     return cells if given_ok else tuple(cell for cell in cells if cell not in set(puzzle.queens))

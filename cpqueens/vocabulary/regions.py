@@ -43,7 +43,7 @@ BLOCKED_MARK = "#"
 Cell = tuple[int, int]
 
 
-def _cells(cells: Iterable[Any], n: int, what: str) -> tuple[Cell, ...]:
+def cells_of(cells: Iterable[Any], n: int, what: str) -> tuple[Cell, ...]:
     """``cells`` as sorted, distinct (row, col) pairs on an n x n board, or a ValueError."""
     found = set()
     for item in cells:
@@ -126,8 +126,8 @@ class RegionPuzzle:
             raise TypeError(f"diagonals must be a bool, got {self.diagonals!r}")
         grid = check_regions(self.regions, n, n, count=n)
         object.__setattr__(self, "regions", tuple(grid))
-        object.__setattr__(self, "queens", _cells(self.queens, n, "given queens"))
-        object.__setattr__(self, "blocked", _cells(self.blocked, n, "blocked cells"))
+        object.__setattr__(self, "queens", cells_of(self.queens, n, "given queens"))
+        object.__setattr__(self, "blocked", cells_of(self.blocked, n, "blocked cells"))
         labels = self.labels or SYMBOLS[:n]
         if not isinstance(labels, str) or len(labels) != n or len(set(labels)) != n:
             raise ValueError(f"labels must be {n} distinct symbols, got {labels!r}")
