@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import numbers
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends import backends as installed_backends
-from cpqueens.backends import get as get_backend
 from cpqueens.errors import CrossCheckError, NotSupportedError
-from cpqueens.strategies.planner import AUTO, BackendName, resolve
-from cpqueens.strategies.symmetry import leader
-from cpqueens.tasks import count as count_task
-from cpqueens.vocabulary import summary
 from cpqueens.vocabulary.board import Board, check_cells, check_size
-from cpqueens.vocabulary.cells import Attack, CellBoard, CellProblem, Placement
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.constraints import (
     Cell,
@@ -44,14 +38,21 @@ from cpqueens.vocabulary.expressions import (
 )
 from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS, no_room
 from cpqueens.vocabulary.problem import Problem
-from cpqueens.vocabulary.regions import RegionPuzzle
 from cpqueens.vocabulary.solution import Solution
 
-if TYPE_CHECKING:
-    from cpqueens.tasks.optimise import Optimum
+if TYPE_CHECKING:  # the verbs import the planner and the tasks when first called
+    from concurrent.futures import Executor
 
-#: The backend every method uses unless told otherwise: the fastest exact engine that fits.
-DEFAULT_BACKEND: BackendName = AUTO
+    from typing_extensions import TypeIs  # annotations only: never imported at run time
+
+    from cpqueens.strategies.planner import BackendName
+    from cpqueens.tasks.optimise import Optimum
+    from cpqueens.vocabulary.cells import Attack, CellProblem, Placement
+    from cpqueens.vocabulary.regions import RegionPuzzle
+
+#: The backend every method uses unless told otherwise: the fastest exact engine that fits
+#: (the planner's ``AUTO``).
+DEFAULT_BACKEND: BackendName = "auto"
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,8 @@ class Model(Problem):
                 self.cells, queens, unique=unique, backend=backend, time_limit=time_limit
             )
         self._check_queens(queens)
+        from cpqueens.tasks import count as count_task
+
         return count_task.count(
             self,
             backend,
@@ -162,6 +165,8 @@ class Model(Problem):
         >>> model(16).engine(path=True)
         'bitmask: classes'
         """
+        from cpqueens.strategies.planner import resolve
+
         engine = resolve(self, backend)
         if not path:
             return engine
@@ -196,6 +201,8 @@ class Model(Problem):
             raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
         if not isinstance(unique, bool):
             raise TypeError(f"unique must be True or False, got {unique!r}")
+        from cpqueens.strategies.planner import resolve
+
         seconds = check_time_limit(time_limit)
         if self.cells is not None:
             return self._placements(backend, limit, queens, unique, seconds)
@@ -213,6 +220,7 @@ class Model(Problem):
     ) -> Iterator[Placement]:
         """The solutions of the cell statement as ``Placement``s, at most ``limit``."""
         from cpqueens.tasks import optimise
+        from cpqueens.vocabulary.cells import Placement
 
         problem = self.lowered()  # the cell statement
         found = optimise.solutions(
@@ -228,6 +236,10 @@ class Model(Problem):
         self, backend: BackendName, limit: int | None, unique: bool, time_limit: float | None
     ) -> Iterator[Solution]:
         """The generator behind ``solutions``, its arguments checked."""
+        from cpqueens.backends import get as get_backend
+        from cpqueens.strategies.planner import resolve
+        from cpqueens.strategies.symmetry import leader
+
         if no_room(self.n, self.colours):
             return  # more colours than columns: no solution, known at once
         symmetries = self.symmetries()
@@ -474,6 +486,8 @@ class Model(Problem):
             board = self.cells.board
             placed = [(army, r, c) for r, c, army in self.cells.placed]
             return rectangle_svg(board.rows, board.cols, board.blocked, placed, coordinates=True)
+        from cpqueens.vocabulary import summary
+
         return summary.svg(self)
 
     def _repr_html_(self) -> str:
@@ -482,6 +496,8 @@ class Model(Problem):
             import html
 
             return f"<pre>{html.escape(str(self))}</pre>"
+        from cpqueens.vocabulary import summary
+
         return summary.html_summary(self)
 
     def __str__(self) -> str:
@@ -599,7 +615,7 @@ def model(
     >>> model(3, columns=5, per_row=None, per_column=None, blocked=[(1, 2)]).maximize().value
     3
     """
-    if isinstance(n, RegionPuzzle):
+    if _is_puzzle(n):
         if n.stars != 1:
             return _star_puzzle(n, blocked, placed, regions, per_region)
         n, placed, regions, no_touch, diagonals = _from_puzzle(n, placed, regions, diagonals)
@@ -674,6 +690,12 @@ def model(
     if no_touch:
         extra += [NoTouch(colour) for colour in range(colours)]
     return Model(board, colours, first, tuple(extra), diagonals)
+
+
+def _is_puzzle(n: object) -> TypeIs[RegionPuzzle]:
+    """Whether ``n`` is a region puzzle; none can exist before its module is imported."""
+    puzzles = sys.modules.get("cpqueens.vocabulary.regions")
+    return puzzles is not None and isinstance(n, puzzles.RegionPuzzle)
 
 
 def _from_puzzle(
@@ -794,6 +816,8 @@ def _cell_model(
     columns: int | None,
 ) -> Model:
     """A statement at the cell level: its ``CellProblem`` in a ``Model``."""
+    from cpqueens.vocabulary.cells import CellBoard, CellProblem  # loaded for cell statements
+
     for flag, name in ((diagonals, "diagonals"), (no_touch, "no_touch")):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
@@ -869,6 +893,8 @@ def _star_puzzle(
 
 def _lower(problem: Model) -> CellProblem:
     """A one-queen-per-row model at the cell level: quotas of one per row and column."""
+    from cpqueens.vocabulary.cells import CellBoard, CellProblem  # loaded for cell statements
+
     if problem.colours != 1:
         raise NotSupportedError(
             f"a model of {problem.colours} colours has no cell statement: each colour is its own "

@@ -7,6 +7,7 @@ import random
 import re
 import time
 import xml.etree.ElementTree as ET
+from contextlib import contextmanager
 from itertools import combinations, pairwise, permutations
 
 import pytest
@@ -101,7 +102,32 @@ def random_regions(n, rng):
     return grid
 
 
+@contextmanager
+def kernel_only():
+    """The bitmask engine with its plain-Python first try turned off: the compiled search alone."""
+    from cpqueens.backends.bitmask import propagate as regions_propagate
+
+    before = regions_propagate.NODES
+    regions_propagate.NODES = 0
+    try:
+        yield
+    finally:
+        regions_propagate.NODES = before
+
+
+@pytest.fixture
+def kernel(monkeypatch):
+    """Small puzzles searched by the compiled kernel, as big ones are."""
+    from cpqueens.backends.bitmask import propagate as regions_propagate
+
+    monkeypatch.setattr(regions_propagate, "NODES", 0)
+
+
 def assert_engines_agree(puzzle, expected):
+    with kernel_only():  # the compiled search, and (below) the plain-Python one for small grids
+        assert puzzle.count(backend="bitmask") == len(expected)
+        assert sorted(puzzle.solutions(backend="bitmask")) == expected
+        assert puzzle.count(limit=2, backend="bitmask") == min(2, len(expected))
     for engine in ENGINES:
         assert puzzle.count(backend=engine) == len(expected), engine
         assert sorted(puzzle.solutions(backend=engine)) == expected, engine
@@ -117,7 +143,7 @@ A002464 = [1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306]
 
 
 @pytest.mark.parametrize("budget", [1, 7, 1 << 20])
-def test_a_search_paused_every_few_candidates_counts_the_same(monkeypatch, budget):
+def test_a_search_paused_every_few_candidates_counts_the_same(monkeypatch, kernel, budget):
     # The compiled search hands control back every BUDGET candidates and resumes from its arrays.
     from cpqueens.backends.bitmask import regions as regions_bitmask
 
@@ -157,7 +183,7 @@ def test_a_time_limit_ends_a_huge_count(engine):
     assert message.endswith(" solution(s) found by then")
 
 
-def test_a_time_limit_while_orientations_are_compared_names_solutions(monkeypatch):
+def test_a_time_limit_while_orientations_are_compared_names_solutions(monkeypatch, kernel):
     # The probe counts placements of a few rows; a deadline passing then names the solutions
     # found before it (none here: the first slice is empty), never the placements.
     from cpqueens.backends.bitmask import regions as regions_bitmask
@@ -253,7 +279,7 @@ def perturbed_rows(n, swaps, rng):
 
 
 @pytest.fixture
-def turned_at_once(monkeypatch):
+def turned_at_once(monkeypatch, kernel):
     """The compiled search compares orientations at once (no first slice, 2 rows probed).
 
     Yields the orientations it chose, so that a test can see the turned searches were run.
@@ -294,7 +320,7 @@ def test_two_stars_with_many_solutions_agree_with_the_oracle(request, turned):
         assert any(chosen)  # some searches ran turned
 
 
-def test_three_stars_agree_with_cpsat_in_every_orientation(monkeypatch):
+def test_three_stars_agree_with_cpsat_in_every_orientation(monkeypatch, kernel):
     from cpqueens.backends.bitmask import regions as regions_bitmask
 
     puzzles = [Puzzle(13, perturbed_rows(13, 10, random.Random(0)), stars=3)]
@@ -753,3 +779,92 @@ def test_generated_star_battle_10x10_needs_no_search(difficulty):
     assert p.count(limit=2, backend="cpsat") == 1 and p.solve() == solution
     rating = p.rate()
     assert rating == difficulty if difficulty else rating in ("medium", "hard")
+
+
+# -- the plain-Python first try of the bitmask engine (small puzzles never wait for the kernel) --
+
+
+@pytest.mark.parametrize(("n", "stars", "seeds"), [(7, 1, 8), (9, 1, 8), (11, 1, 4), (10, 2, 3)])
+def test_the_plain_python_search_answers_as_the_compiled_one(n, stars, seeds):
+    from cpqueens.backends.bitmask import propagate as regions_propagate
+    from cpqueens.backends.bitmask import regions as regions_bitmask
+
+    for seed in range(seeds):
+        puzzle, solution = Puzzle.generate(n, stars, seed=seed)
+        free = regions_bitmask._free(n, puzzle.blocked)
+        args = (n, stars, puzzle.regions, free, puzzle.queens, puzzle.diagonals)
+        small = regions_propagate.search(*args, limit=2, keep=2, nodes=10**6)
+        assert small == (1, [solution])
+        with kernel_only():
+            assert regions_bitmask.search(puzzle, 2, keep=2) == small
+        # a second solution made by dropping a region's rule: both searches list the same first
+        merged = tuple(tuple(0 if g == 1 else g for g in row) for row in puzzle.regions)
+        loose = regions_propagate.search(n, stars, merged, free, (), False, None, 3, nodes=10**6)
+        if loose is not None:
+            assert loose[0] == 0  # n - 1 regions of k stars cannot hold n * k stars
+
+
+def test_the_plain_python_search_keeps_the_given_queens_in_its_solutions():
+    # Givens are placed first and belong to every solution it lists, as the kernel's do.
+    puzzle, solution = Puzzle.generate(7, seed=4)
+    for queens in (solution[:1], solution[:3], solution):
+        with_givens = Puzzle(7, puzzle.regions, queens=queens)
+        assert with_givens.solutions() == [solution]
+        with kernel_only():
+            assert with_givens.solutions() == [solution]
+    wrong = Puzzle(7, puzzle.regions, queens=[solution[0], (solution[0][0] + 1, solution[0][1])])
+    assert wrong.count() == 0 and wrong.solutions() == []
+
+
+def test_the_plain_python_search_gives_way_past_its_budget_and_keeps_the_order():
+    from cpqueens.backends.bitmask import propagate as regions_propagate
+
+    rows = Puzzle(9, tuple((r,) * 9 for r in range(9)))  # 47622 solutions: more than MOST
+    free = (1 << 81) - 1
+    assert regions_propagate.search(9, 1, rows.regions, free, nodes=50) is None
+    assert regions_propagate.search(9, 1, rows.regions, free, nodes=10**7) is None  # too many
+    assert rows.count() == 47622  # the kernel took over
+    star = Puzzle(8, random_regions(8, random.Random(3)), stars=2)
+    expected = oracle(8, star.regions, stars=2)
+    found = regions_propagate.search(8, 2, star.regions, (1 << 64) - 1, limit=None, keep=99)
+    assert found == (len(expected), expected)
+    assert regions_propagate.search(8, 2, star.regions, (1 << 64) - 1, limit=1, keep=0) == (
+        min(1, len(expected)),
+        [],
+    )
+
+
+def test_a_small_puzzle_is_solved_without_loading_numba(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "queens.txt"
+    path.write_text(Puzzle.generate(9, seed=5)[0].to_text())
+    code = (
+        "import sys\nfrom cpqueens import Puzzle\n"
+        f"p = Puzzle.loads(open({str(path)!r}).read())\n"
+        "print(p.check()[0], p.count(), 'numba' in sys.modules, 'numpy' in sys.modules)\n"
+        "import cpqueens\n"
+        "m = cpqueens.model(p)\n"
+        "print(m.count(), m.first() is not None, 'numba' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["True", "1", "False", "False", "1", "True", "False"]
+
+
+def test_a_model_with_regions_agrees_on_both_paths():
+    rng = random.Random(11)
+    for _ in range(6):
+        n = rng.choice((5, 6, 7))
+        regions = random_regions(n, rng)
+        diagonals = rng.random() < 0.5
+        expected = oracle(n, regions, diagonals=diagonals)
+        m = cpqueens.model(n, regions=regions, no_touch=True, diagonals=diagonals)
+        columns = [tuple(c for _, c in cells) for cells in expected]
+        assert m.count(backend="bitmask") == len(expected)
+        assert [s.columns for s in m.solutions(backend="bitmask")] == columns
+        with kernel_only():
+            assert m.count(backend="bitmask") == len(expected)
+            assert [s.columns for s in m.solutions(backend="bitmask")] == columns

@@ -211,3 +211,26 @@ def test_cpsat_counts_representatives_weighted_by_class_size():
     assert [p.model.count(backend="cpsat", workers=1) for p in parts] == [12, 1, 0]
     # Other backends keep the mirror split.
     assert [p.weight for p in subproblems(cpqueens.model(8), "bitmask", 1)] == [2, 2, 2, 2]
+
+
+def test_the_plain_python_turn_search_agrees_with_the_kernel():
+    # class_count.turn_fixed searches in Python up to TURN_PYTHON_MAX_N, in the kernel beyond:
+    # both on free boards and on boards whose holes the quarter turn keeps.
+    import random
+
+    from cpqueens.kernels.classes import turn_fixed as kernel_turn_fixed
+    from cpqueens.strategies import class_count
+
+    for n in range(1, 16):
+        rows = ((1 << n) - 1,) * n
+        assert class_count._turn_fixed(n, rows) == kernel_turn_fixed(n, rows), n
+    assert class_count._turn_fixed(12, ((1 << 12) - 1,) * 12) == (80, 8)
+    rng = random.Random(32)
+    for _ in range(60):
+        n = rng.randint(4, 12)
+        rows = [(1 << n) - 1] * n
+        for _ in range(rng.randint(1, 3)):
+            r, c = rng.randrange(n), rng.randrange(n)
+            for rr, cc in ((r, c), (c, n - 1 - r), (n - 1 - r, n - 1 - c), (n - 1 - c, r)):
+                rows[rr] &= ~(1 << cc)
+        assert class_count._turn_fixed(n, tuple(rows)) == kernel_turn_fixed(n, tuple(rows))

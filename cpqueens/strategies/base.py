@@ -12,10 +12,11 @@ one module with one such class, and one entry in that list.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from cpqueens.execution.checkpoint import Part
-from cpqueens.vocabulary.problem import Problem
+if TYPE_CHECKING:  # a type only: a count without a checkpoint never loads checkpoints
+    from cpqueens.execution.checkpoint import Part
+    from cpqueens.vocabulary.problem import Problem
 
 #: A split aims at this many parts per worker, so that no worker idles at the end.
 SUBPROBLEMS_PER_WORKER = 16

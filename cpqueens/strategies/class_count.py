@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import time
 from collections.abc import Iterable, Sequence
 from math import factorial
 from typing import Any, NamedTuple
@@ -29,6 +30,15 @@ PARALLEL_MIN_N = 17
 #: Below this size pure Python has counted the board before numba has loaded (the choice
 #: never depends on what is loaded, so a count's split is reproducible).
 WORTH_N = 12
+#: Up to this size the search for turn-fixed solutions runs in plain Python (a search of half
+#: the rows: 2-30 ms for n = 13..15, under the 20-odd ms of loading its cached kernel, let alone
+#: compiling it; n = 16 takes 0.25 s).
+TURN_PYTHON_MAX_N = 15
+#: Seconds of plain-Python turn searches after which this process loads the kernel instead:
+#: about what loading it costs (tens of ms), so a process counting many boards is not slowed.
+TURN_RENT_SECONDS = 0.05
+#: The seconds this process has spent in plain-Python turn searches (one counter, in a list).
+_TURN_SPENT = [0.0]
 
 
 class Piece(NamedTuple):
@@ -122,6 +132,10 @@ def count_piece(n: int, piece: Piece, rows: Rows | None = None) -> int:
     ``rows``: the allowed columns of each row of a board with holes that all 8
     symmetries keep (see :func:`symmetric_rows`); None for the free board.
     """
+    if piece[0] in ("fixed180", "fixed90") and _turn_in_python(n):
+        full = (1 << n) - 1
+        fixed180, fixed90 = turn_fixed(n, rows if rows is not None else [full] * n)
+        return fixed180 if piece[0] == "fixed180" else fixed90
     from cpqueens.kernels.classes import count_piece as count
 
     return count(n, piece, rows)
@@ -136,9 +150,74 @@ def turn_fixed(n: int, rows: Sequence[int]) -> tuple[int, int]:
     >>> turn_fixed(8, [255] * 8)
     (4, 0)
     """
+    if _turn_in_python(n):
+        start = time.perf_counter()
+        try:
+            return _turn_fixed(n, tuple(rows))
+        finally:
+            _TURN_SPENT[0] += time.perf_counter() - start
     from cpqueens.kernels.classes import turn_fixed as search
 
     return search(n, tuple(rows))
+
+
+def _turn_in_python(n: int) -> bool:
+    """Whether the turn search of an n x n board runs in plain Python here (the answer is the same).
+
+    Up to ``TURN_PYTHON_MAX_N``, until this process has spent ``TURN_RENT_SECONDS`` in such
+    searches (then the kernel's load has paid for itself).
+    """
+    return n <= TURN_PYTHON_MAX_N and _TURN_SPENT[0] < TURN_RENT_SECONDS
+
+
+def _turn_fixed(n: int, rows: tuple[int, ...]) -> tuple[int, int]:
+    """:func:`turn_fixed` in plain Python: the kernel's search (``kernels.classes._turn_fixed``).
+
+    The pairs of rows r and n - 1 - r are placed from the outside in, a top
+    queen (r, p) with its partner (n - 1 - r, n - 1 - p): the top queens'
+    diagonals move down, the bottom ones' (``up``, ``down``) move up to meet
+    them; on odd boards the middle queen sits in the centre.
+    """
+    half = n // 2
+    if n % 2 and not (rows[half] >> half) & 1:
+        return 0, 0  # the centre is a hole: no solution is its own half turn
+    full = (1 << n) - 1
+    quarter = n % 4 in (0, 1)
+    columns = [0] * n
+    if n % 2:
+        columns[half] = half
+    found = [0, 0]
+
+    def place(row: int, free: int, cols: int, diag: int, anti: int, up: int, down: int) -> None:
+        while free:
+            bit = free & -free
+            free ^= bit
+            col = bit.bit_length() - 1
+            columns[row] = col
+            if row + 1 == half:
+                found[0] += 1
+                if quarter:
+                    for r in range(half):
+                        columns[n - 1 - r] = n - 1 - columns[r]
+                    found[1] += all(columns[columns[r]] == n - 1 - r for r in range(n))
+                continue
+            mirror = n - 1 - col
+            span = n - 2 - 2 * row  # from the new bottom queen to the next top row
+            below = row + 1
+            next_cols = cols | bit | (1 << mirror)
+            next_diag = ((diag | bit) << 1) & full
+            next_anti = (anti | bit) >> 1
+            next_up = (up >> 1) | (1 << (mirror + span))
+            next_down = ((down << 1) | (1 << (mirror - span + n))) & ((1 << (2 * n)) - 1)
+            own = (1 << below) | (1 << (n - 1 - below))
+            blocked = next_cols | next_diag | next_anti | next_up | (next_down >> n) | own
+            free_below = rows[below] & full & ~blocked
+            place(below, free_below, next_cols, next_diag, next_anti, next_up, next_down)
+
+    start = 1 << half if n % 2 else 0
+    if half:  # as the kernel: n = 1 has no pair of rows and counts none
+        place(0, rows[0] & full & ~start & ~(1 | (1 << (n - 1))), start, 0, 0, 0, 0)
+    return found[0], found[1]
 
 
 def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -> int:

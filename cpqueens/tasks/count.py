@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import contextmanager, nullcontext
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cpqueens.errors import (
     CheckpointError,
@@ -28,8 +28,6 @@ from cpqueens.errors import (
     IncompleteSearchError,
     WorkerLostError,
 )
-from cpqueens.execution.checkpoint import Checkpoint
-from cpqueens.execution.pool import local_pool
 from cpqueens.execution.progress import Progress
 from cpqueens.execution.runner import run, run_serially
 from cpqueens.strategies import burnside
@@ -54,6 +52,9 @@ from cpqueens.vocabulary.checks import (
 )
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
+
+if TYPE_CHECKING:  # loaded when a count asks for a checkpoint (hashlib, json, tempfile)
+    from cpqueens.execution.checkpoint import Checkpoint
 
 P = TypeVar("P")
 
@@ -227,6 +228,8 @@ class _Job:
     def open_checkpoint(self, model: Problem, backend: str) -> Checkpoint | None:
         """The checkpoint of this count (read if it exists), or None if none was asked for."""
         if self.checkpoint is not None:
+            from cpqueens.execution.checkpoint import Checkpoint
+
             self.journal = Checkpoint(self.checkpoint, model, backend)
         return self.journal
 
@@ -298,6 +301,8 @@ class _Job:
         elif processes == 0 or not tasks:
             run_serially(fn, tasks, note, self.deadline)
         else:
+            from cpqueens.execution.pool import local_pool  # loky, when a pool is wanted
+
             with local_pool(min(processes, len(tasks))) as pool:
                 run(pool, fn, tasks, note, self.deadline)
 

@@ -38,12 +38,9 @@ from cpqueens.tasks import generate, screenshots
 from cpqueens.tasks.deduce import Deducer, Step, name
 from cpqueens.vocabulary import region_drawing
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
-from cpqueens.vocabulary.regions import Cell, RegionPuzzle
+from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
-#: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
-Difficulty = Literal["easy", "medium", "hard", "needs search"]
-DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
 #: What :meth:`Puzzle.rate` and :meth:`Puzzle.explain` say: a difficulty, or why there is none.
 Verdict = Literal["easy", "medium", "hard", "needs search", "no solution", "several solutions"]
 LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}

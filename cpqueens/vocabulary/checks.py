@@ -9,9 +9,12 @@ from __future__ import annotations
 import numbers
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor
+from typing import TYPE_CHECKING
 
 from cpqueens.errors import IncompleteSearchError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 #: A progress option: None (a bar on a terminal), a bool, or ``callback(done, total)``.
 ProgressOption = bool | Callable[[int, int], None] | None
@@ -28,7 +31,11 @@ def check_workers(workers: object) -> int | None:
 
 def check_executor(executor: object) -> Executor | None:
     """Return ``executor`` if it is None or a ``concurrent.futures.Executor``, else raise."""
-    if executor is None or isinstance(executor, Executor):
+    if executor is None:
+        return None
+    from concurrent.futures import Executor  # only when one is passed: a count never loads it
+
+    if isinstance(executor, Executor):
         return executor
     raise TypeError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol
 
@@ -91,6 +90,8 @@ def json_lists(by_colour: Sequence[Sequence[int]]) -> str:
     >>> json_lists(((1, 3, 0, 2),))
     '[[1, 3, 0, 2]]'
     """
+    import json  # here: importing the vocabulary never pays for it
+
     return json.dumps([list(columns) for columns in by_colour])
 
 

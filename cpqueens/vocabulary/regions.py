@@ -27,7 +27,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from cpqueens.vocabulary.checks import check_regions
 
@@ -41,6 +41,10 @@ ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 BLOCKED_MARK = "#"
 
 Cell = tuple[int, int]
+
+#: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
+Difficulty = Literal["easy", "medium", "hard", "needs search"]
+DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
 
 
 def cells_of(cells: Iterable[Any], n: int, what: str) -> tuple[Cell, ...]:

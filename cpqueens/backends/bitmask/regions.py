@@ -20,20 +20,28 @@ smallest so far, and searches the orientation with the fewest, mapping its
 solutions back. A turned search that cannot vouch for the lexicographic
 order of the solutions asked for (more solutions than it kept) gives way to
 the unturned one, which goes on from where its first slice stopped.
+
+A small search never waits for the kernel: :func:`search` and
+:func:`search_masks` first ask :mod:`cpqueens.backends.bitmask.propagate`
+(plain Python, a budget of nodes), unless the kernel is loaded already or
+this process has spent as long in Python searches as loading it takes.
+numpy and the kernel are imported only when the kernel searches.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from cpqueens.backends.bitmask import propagate
 from cpqueens.errors import NotSupportedError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from cpqueens.vocabulary.checks import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
@@ -116,6 +124,8 @@ def arrays(puzzle: RegionPuzzle, rng: random.Random | None = None) -> tuple[np.n
     share those (the generator tries thousands of region grids), and the
     arrays are shared, read by the kernel, never written.
     """
+    import numpy as np
+
     n = puzzle.n
     region = np.array([g for row in puzzle.regions for g in row], dtype=np.int64)
     if rng is None:
@@ -147,6 +157,8 @@ def _candidate_arrays(puzzle: RegionPuzzle, rng: random.Random | None) -> tuple[
 
     Rows with the same blocked cells and givens (most rows: none) share one listing.
     """
+    import numpy as np
+
     k = puzzle.stars
     listed: dict[tuple[frozenset[int], frozenset[int]], np.ndarray] = {}
     blocks: list[np.ndarray] = []
@@ -184,6 +196,8 @@ def skips(columns: list[int] | np.ndarray, start: list[int], k: int) -> np.ndarr
     holds i's j-th column too, and the kernel jumps there when that column
     is barred. Worked out with numpy, a running minimum from the end.
     """
+    import numpy as np
+
     total = len(start) and start[-1]
     skip = np.zeros((total, k), dtype=np.int64)
     if total == 0:
@@ -216,13 +230,30 @@ def search(
     cells. A ``deadline`` that passes first raises ``IncompleteSearchError``
     naming the limit and the solutions found by then. Without ``rng``, a
     search that outlasts :data:`FIRST_SLICE` candidates goes on in the best
-    of the :data:`ORIENTATIONS` (see the module's notes).
+    of the :data:`ORIENTATIONS` (see the module's notes). A small search
+    without ``rng`` is over in plain Python first (:func:`small_first`).
     """
     n = puzzle.n
     keep = max(keep, 0)
     reason = refuses(puzzle)
     if reason is not None:
         raise NotSupportedError(reason)
+    if rng is None and small_first():
+        found = propagate.search(
+            n,
+            puzzle.stars,
+            puzzle.regions,
+            _free(n, puzzle.blocked),
+            puzzle.queens,
+            puzzle.diagonals,
+            limit,
+            keep,
+            deadline,
+        )
+        if found is not None:
+            return found
+    import numpy as np
+
     args = _arguments(puzzle, limit, rng)
     if args is None:
         return 0, []
@@ -248,6 +279,24 @@ def search(
         _resume(args, out, deadline, state, counters)
     total = int(counters[1])
     return total, _cells(out, total, n)
+
+
+def small_first() -> bool:
+    """Whether a search tries plain Python first: the kernel is not loaded, and not yet worth it.
+
+    Plain Python stops being tried once this process has spent
+    ``propagate.RENT`` nodes there: about the time loading the kernel
+    takes, after which the kernel pays for itself.
+    """
+    return "cpqueens.kernels.regions" not in sys.modules and propagate.spent() < propagate.RENT
+
+
+def _free(n: int, blocked: tuple[Cell, ...]) -> int:
+    """The cells of an n x n grid less ``blocked``, a bit per cell (bit ``r * n + c``)."""
+    free = (1 << (n * n)) - 1
+    for r, c in blocked:
+        free &= ~(1 << (r * n + c))
+    return free
 
 
 def _arguments(
@@ -306,6 +355,8 @@ def _best_orientation(puzzle: RegionPuzzle, deadline: Deadline | None, found: in
 
     A ``deadline`` that passes meanwhile names ``found``, the solutions seen before.
     """
+    import numpy as np
+
     best, fewest = 0, 0
     for turn in range(len(ORIENTATIONS)):
         # Each count stops at the fewest so far: a tie keeps the earlier orientation.
@@ -362,9 +413,17 @@ def search_masks(
     long diagonals attack too. Returns the number of solutions (stopping at
     ``limit``, None: all) and the first ``keep`` of them as column tuples, in
     lexicographic order. A ``deadline`` that passes first raises
-    ``IncompleteSearchError``.
+    ``IncompleteSearchError``. A small search is over in plain Python first.
     """
     n = len(grid)
+    if small_first():
+        free = sum(mask << (row * n) for row, mask in enumerate(allowed))
+        found = propagate.search(n, 1, grid, free, (), diagonals, limit, keep, deadline)
+        if found is not None:
+            total, solutions = found
+            return total, [tuple(c for _, c in queens) for queens in solutions]
+    import numpy as np
+
     region = np.array([g for row in grid for g in row], dtype=np.int64)
     masks: list[int] = []
     start = [0]

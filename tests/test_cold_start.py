@@ -1,0 +1,127 @@
+"""A first call in a fresh process: what ``import cpqueens`` and small questions load.
+
+Each test starts a fresh interpreter from a folder outside the repository and
+reads its ``sys.modules``: the slimming of the import and the plain-Python
+paths of small problems cannot regress unseen. Times are not asserted here
+(they are measured side by side in ``benchmarks/bench_cold_start.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: Never loaded by ``import cpqueens``: solvers, numba and its kernels, pools, the puzzle,
+#: cell and optimisation tasks, checkpoints, progress bars.
+HEAVY = (
+    "numba",
+    "llvmlite",
+    "numpy",
+    "ortools",
+    "constraint",
+    "dask",
+    "distributed",
+    "loky",
+    "tqdm",
+    "platformdirs",
+    "concurrent.futures",
+    "hashlib",
+    "tempfile",
+    "cpqueens.kernels.",
+    "cpqueens.tasks.",
+    "cpqueens.strategies.",
+    "cpqueens.execution.",
+    "cpqueens.backends.",
+    "cpqueens.vocabulary.regions",
+    "cpqueens.vocabulary.cells",
+)
+
+
+def loaded(tmp_path: Path, code: str) -> set[str]:
+    """The modules a fresh interpreter holds after ``code`` that a bare one does not."""
+    show = "import json, sys; print(json.dumps(sorted(sys.modules)))"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    runs = []
+    for text in ("", code):
+        done = subprocess.run(
+            [sys.executable, "-c", f"{text}\n{show}"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        runs.append(set(json.loads(done.stdout.splitlines()[-1])))
+    bare, after = runs
+    return after - bare - {"json", "json.decoder", "json.encoder", "json.scanner", "_json"}
+
+
+def heavy(modules: set[str]) -> list[str]:
+    """The modules of ``HEAVY`` (a name, or a package's prefix) among ``modules``."""
+    return sorted(
+        m
+        for m in modules
+        for h in HEAVY
+        if m == h or m.startswith(h if h.endswith(".") else h + ".")
+    )
+
+
+def test_import_cpqueens_loads_nothing_heavy(tmp_path):
+    modules = loaded(tmp_path, "import cpqueens")
+    assert heavy(modules) == []
+    assert "cpqueens.model" in modules and "cpqueens.vocabulary.constraints" in modules
+
+
+def test_the_lazy_names_load_their_modules_when_read(tmp_path):
+    modules = loaded(tmp_path, "import cpqueens; cpqueens.Puzzle; cpqueens.Optimum")
+    assert {"cpqueens.tasks.puzzles", "cpqueens.tasks.optimise"} <= modules
+    assert not [m for m in modules if m.split(".")[0] in ("numba", "ortools", "constraint")]
+
+
+def test_a_small_count_loads_no_kernel_solver_or_pool(tmp_path):
+    code = "import cpqueens; assert cpqueens.model(8).count() == 92"
+    modules = loaded(tmp_path, code)
+    wanted = {"numba", "numpy", "ortools", "constraint", "loky", "tqdm", "hashlib", "tempfile"}
+    assert sorted(wanted & {m.split(".")[0] for m in modules}) == []
+    assert "cpqueens.execution.checkpoint" not in modules
+    assert "cpqueens.tasks.puzzles" not in modules
+
+
+def test_the_count_command_loads_no_puzzle_task(tmp_path):
+    code = "from cpqueens.cli import main; main(['count', '8'])"
+    modules = loaded(tmp_path, code)
+    assert "cpqueens.tasks.puzzles" not in modules and "cpqueens.tasks.optimise" not in modules
+    assert "numba" not in modules and "cpqueens.execution.checkpoint" not in modules
+
+
+@pytest.mark.slow
+def test_warm_fills_an_empty_kernel_cache_so_later_processes_compile_nothing(tmp_path):
+    cache = tmp_path / "kernels"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["NUMBA_CACHE_DIR"] = str(cache)
+    warm = [sys.executable, "-c", "import sys; from cpqueens.cli import main; sys.exit(main())"]
+    done = subprocess.run(
+        [*warm, "warm"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("symmetry classes") and f"cache: {cache}" in lines[-1]
+    written = {path.name.rsplit("-", 1)[0] for path in cache.rglob("*.nbi")}
+    for name in ("classes._weighed_leaves", "regions.search", "placements.count_placements"):
+        assert name in written
+    before = sorted(cache.rglob("*"))
+    questions = (
+        "import cpqueens\n"
+        "print(cpqueens.model(13).count(), cpqueens.model(14, blocked=[(0, 0), (3, 5)]).count())\n"
+        "print(cpqueens.Puzzle.generate(9, seed=1)[0].count())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", questions], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.stdout.split() == ["73712", "329662", "1"], done.stderr
+    assert sorted(cache.rglob("*")) == before  # every kernel loaded from the cache, none compiled
