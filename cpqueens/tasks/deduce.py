@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from cpqueens.vocabulary.checks import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
+#: The cells the trial rule tries per array operation (some 3 MB of arrays at 62 x 62).
+CHUNK = 128
 #: The three kinds of unit, in the order the rules look at them.
 KINDS = ("row", "column", "region")
 #: Which units confined to which the level 2-3 rule tries, in order.
@@ -393,14 +395,22 @@ class Deducer:
         if len(cells) == 0:
             return False
         need = np.array([self.need(i) for i in range(len(self.units))], dtype=np.int64)
-        ruled_out = removes[cells]  # the cell itself and the cells it touches
         filling = need == 1  # units a queen fills: their other cells are ruled out too
-        if filling.any():
-            fills = units[filling]
-            ruled_out = ruled_out | ((units[filling][:, cells].T.astype(np.int64) @ fills) > 0)
-        left = (unknown[None, :] & ~ruled_out).astype(np.int64) @ units.T.astype(np.int64)
-        still = need[None, :] - units[:, cells].T.astype(np.int64)
-        bad = left < still  # (cell, unit): the unit has too few cells left
+        fills = units[filling].astype(np.float32)
+        counts = units.T.astype(np.float32)  # float32 products (BLAS), exact below 2**24
+        bad_rows = []
+        for first in range(0, len(cells), CHUNK):  # in chunks: bounded memory, the clock seen
+            self.tick()
+            chunk = cells[first : first + CHUNK]
+            ruled_out = removes[chunk]  # the cell itself and the cells it touches
+            if len(fills):
+                ruled_out = ruled_out | ((fills[:, chunk].T @ fills) > 0)
+            left = (unknown[None, :] & ~ruled_out).astype(np.float32) @ counts
+            still = need[None, :] - units[:, chunk].T.astype(np.int64)
+            bad_rows.append(left < still)  # (cell, unit): the unit has too few cells left
+            if self.recording and bad_rows[-1].any():
+                break  # the first such cell is all a recorded step needs
+        bad = np.concatenate(bad_rows)
         hit = np.flatnonzero(bad.any(axis=1))
         if len(hit) == 0:
             return False
