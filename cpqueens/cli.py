@@ -784,15 +784,18 @@ def _silence_stdout() -> None:
         os.close(devnull)
 
 
-# -- region puzzles: cpqueens puzzle solve|check|count|explain|new ----------------------------
+# -- region puzzles: cpqueens puzzle solve|check|count|explain|hint|verify|new ------------------
 
 PUZZLE_EXAMPLES = """\
 examples:
   cpqueens puzzle solve queens.txt                the letter grid with the queens marked '*'
   cpqueens puzzle solve queens.txt --format json  {"queens": [[row, col], ...]} (0-based, sorted)
+  cpqueens puzzle solve many.json                 a JSON array of puzzles: one answer each
   cpqueens puzzle check queens.txt --format json  {"unique": true, "solutions": [[[0, 2], ...]]}
   cpqueens puzzle count queens.txt                the exact number of solutions
   cpqueens puzzle explain queens.txt              a player's deduction steps and the difficulty
+  cpqueens puzzle hint queens.txt --with-queens 1,0   the next deduction only
+  cpqueens puzzle verify queens.txt --queens 0,2 1,0 2,3 3,1 4,4   the rules an answer breaks
   cpqueens puzzle new --size 9 --difficulty hard --seed 7 --format json
   cpqueens puzzle count big.txt --time-limit 10   an error, not a number, past 10 s
   cpqueens puzzle solve shot.png                  a screenshot of the game, read and solved
@@ -805,8 +808,19 @@ cell; optional header lines 'stars K' and 'diagonals') or JSON: {"n": 8,
 "blocked": [[r, c]]}} (stars and givens optional), or a screenshot of the
 Queens game (PNG, JPEG or WebP, told by its content): the board is found in
 it and read, and refused in one line if the reading is unsure (the colours
-do not read as n connected regions with exactly one solution).
+do not read as n connected regions with exactly one solution). 'puzzle
+solve' also reads several: a JSON array of puzzles, or letter grids
+separated by blank lines. Cells are 0-based (row, col), row 0 at the top,
+column 0 at the left.
+
+Exit codes: 0 done (check: the puzzle is unique; verify: the answer solves
+it); 1 no solution or several (check, explain, hint), an answer that breaks a
+rule, a file or option refused, or a time limit reached; 2 a malformed
+command line; 130 Ctrl-C.
 """
+
+#: The largest puzzle file read: a 62 x 62 grid is some 12 KB; room for a batch of them.
+MAX_PUZZLE_BYTES = 4 * 2**20
 
 
 #: The names of pictures: a file so named that is no picture is refused as one.
@@ -815,9 +829,7 @@ FILE_HELP = "the puzzle: a letter grid, JSON, or a screenshot (PNG, JPEG, WebP);
 
 
 def add_puzzle_commands(commands: Any) -> None:
-    """The ``puzzle`` command and its subcommands: solve, check, count, explain, new."""
-    from cpqueens.vocabulary.regions import DIFFICULTIES  # not the puzzle task: a count skips it
-
+    """The ``puzzle`` command and its verbs: solve, check, count, explain, hint, verify, new."""
     shared = {"epilog": PUZZLE_EXAMPLES, "formatter_class": argparse.RawDescriptionHelpFormatter}
     puzzle = commands.add_parser(
         "puzzle", help="region puzzles: the Queens game and Star Battle", **shared
@@ -833,20 +845,25 @@ def add_puzzle_commands(commands: Any) -> None:
             help="give up after S seconds: an error, never a partial answer",
         )
 
-    def add_source(parser: argparse.ArgumentParser) -> None:
+    def add_source(parser: argparse.ArgumentParser, queens: bool = True) -> None:
         parser.add_argument("file", metavar="FILE", help=FILE_HELP)
+        if not queens:
+            return
         parser.add_argument(
             "--with-queens",
             action="store_true",
             help="a screenshot's drawn queens are givens (default: only its regions are read)",
         )
 
-    def add_file(parser: argparse.ArgumentParser) -> None:
-        add_source(parser)
-        parser.add_argument("--backend", choices=engines, default="auto", help="the engine")
+    def add_file(
+        parser: argparse.ArgumentParser, backend: bool = True, queens: bool = True
+    ) -> None:
+        add_source(parser, queens)
+        if backend:
+            parser.add_argument("--backend", choices=engines, default="auto", help="the engine")
         add_time_limit(parser)
 
-    solve = verbs.add_parser("solve", help="print the solution", **shared)
+    solve = verbs.add_parser("solve", help="print the solution (of each puzzle)", **shared)
     add_file(solve)
     solve.add_argument(
         "--format",
@@ -865,69 +882,91 @@ def add_puzzle_commands(commands: Any) -> None:
     count.set_defaults(run=run_puzzle_count)
     explain = verbs.add_parser("explain", help="print the deduction steps and difficulty", **shared)
     add_source(explain)
-    explain.add_argument("--format", choices=("text", "json"), default="text")
     add_time_limit(explain)
+    explain.add_argument("--format", choices=("text", "json"), default="text")
     explain.set_defaults(run=run_puzzle_explain)
+    hint = verbs.add_parser("hint", help="print the next deduction only", **shared)
+    add_file(hint, backend=False, queens=False)
+    hint.add_argument(
+        "--with-queens", metavar="R,C", type=cell, nargs="+", default=[],
+        help="the queens placed so far (0-based row, column)",
+    )  # fmt: skip
+    hint.add_argument("--format", choices=("text", "json"), default="text")
+    hint.set_defaults(run=run_puzzle_hint)
+    verify = verbs.add_parser("verify", help="say which rules an answer breaks", **shared)
+    add_file(verify, backend=False)
+    answer = verify.add_mutually_exclusive_group(required=True)
+    answer.add_argument(
+        "--queens", metavar="R,C", type=cell, nargs="+", help="the answer's queens (0-based)"
+    )
+    answer.add_argument(
+        "--answer", metavar="F", help="a file: the grid with its queens marked '*' (as 'solve' "
+        "prints it) or {\"queens\": [[r, c], ...]}",
+    )  # fmt: skip
+    verify.set_defaults(run=run_puzzle_verify)
     new = verbs.add_parser("new", help="generate a puzzle with exactly one solution", **shared)
     new.add_argument("--size", metavar="N", type=int, required=True, help="the grid is N x N")
     new.add_argument("--stars", metavar="K", type=int, default=1, help="per row (default 1)")
-    new.add_argument("--difficulty", choices=DIFFICULTIES[:3], help="easy, medium or hard")
+    new.add_argument(
+        "--difficulty", choices=("easy", "medium", "hard", "needs-search"),
+        help="the rules a player needs (default: any that deduction alone solves)",
+    )  # fmt: skip
     new.add_argument("--seed", metavar="S", type=int, help="the same seed, the same puzzle")
     new.add_argument("--format", choices=("board", "json", "svg"), default="board")
     add_time_limit(new)
     new.set_defaults(run=run_puzzle_new)
 
 
-def read_puzzle(args: argparse.Namespace) -> Any:
-    """The puzzle in ``args.file`` ('-' = stdin): a letter grid, JSON or a screenshot."""
-    return read_source(args)[0]
+def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
+    """(the puzzles, a Screenshot or None) from ``args.file``: text, JSON or an image.
 
-
-def read_source(args: argparse.Namespace) -> tuple[Any, Any]:
-    """(the puzzle, its Screenshot or None) from ``args.file``: text, JSON or an image.
-
-    An image is told by its first bytes (PNG, JPEG, WebP), not by its name.
+    An image is told by its first bytes (PNG, JPEG, WebP), not by its name;
+    a text may hold several puzzles (a JSON array, or grids separated by
+    blank lines). Devices are refused; at most so many bytes are read.
     """
     from cpqueens.readers.images import MAX_IMAGE_BYTES, image_kind
     from cpqueens.tasks.puzzles import Puzzle
 
     path = args.file
+    shot_queens = args.with_queens is True  # hint's --with-queens is a list of cells instead
     name = "<stdin>" if path == "-" else repr(path)
     try:
         if path == "-":
             if sys.stdin is None:
                 raise UsageError(f"cannot read puzzle file {name}: no standard input")
             stdin = getattr(sys.stdin, "buffer", sys.stdin)
-            data = stdin.read(MAX_IMAGE_BYTES + 1)
+            data = read_at_most(stdin, MAX_IMAGE_BYTES)  # type: ignore[arg-type]
         else:
-            with open(path, "rb") as file:
-                data = file.read(MAX_IMAGE_BYTES + 1)
-        if len(data) > MAX_IMAGE_BYTES:
-            raise UsageError(
-                f"cannot read puzzle file {name}: it holds more than {MAX_IMAGE_BYTES:,} bytes"
-            )
+            data = read_regular(path, MAX_IMAGE_BYTES)
         if isinstance(data, bytes) and image_kind(data):
             try:
                 shot = Puzzle.read_screenshot(
-                    data, with_queens=args.with_queens, time_limit=getattr(args, "time_limit", None)
+                    data, with_queens=shot_queens, time_limit=getattr(args, "time_limit", None)
                 )
             except ImageReadError as error:
                 raise UsageError(f"image {name}: {error}") from None
-            return shot.puzzle, shot
+            return [shot.puzzle], shot
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-    except (OSError, UnicodeDecodeError) as error:
-        reason = (
-            error.strerror
-            if isinstance(error, OSError)
-            else "not UTF-8 text (nor a PNG, JPEG or WebP image)"
-        )
+    except (OSError, UnicodeDecodeError, FileRefusedError) as error:
+        if isinstance(error, FileRefusedError):
+            reason = f"{error} (a puzzle file is a regular file or stdin of at most "
+            reason += f"{MAX_PUZZLE_BYTES} bytes of text, or a screenshot)"
+        elif isinstance(error, OSError):
+            reason = error.strerror or str(error)
+        else:
+            reason = "not UTF-8 text (nor a PNG, JPEG or WebP image)"
         raise UsageError(f"cannot read puzzle file {name}: {reason}") from None
-    if args.with_queens:
+    if len(data) > MAX_PUZZLE_BYTES:
+        raise UsageError(
+            f"cannot read puzzle file {name}: it holds more than {MAX_PUZZLE_BYTES} bytes of "
+            f"text (a puzzle file holds at most that, a screenshot at most {MAX_IMAGE_BYTES})"
+        )
+    if shot_queens:
         raise UsageError(
             f"--with-queens reads a screenshot's queens: {name} is a puzzle file, not an image"
         )
     try:
-        return Puzzle.loads(text), None
+        return Puzzle.loads_all(text), None
     except (ValueError, TypeError) as error:
         if path.lower().endswith(IMAGE_SUFFIXES):  # named as a picture, but it is none
             start = data[:8]
@@ -935,6 +974,19 @@ def read_source(args: argparse.Namespace) -> tuple[Any, Any]:
                 f"image {name}: not a PNG, JPEG or WebP image (it starts with {start!r})"
             ) from None
         raise UsageError(f"puzzle file {name}: {error}") from None
+
+
+def read_puzzle(args: argparse.Namespace) -> Any:
+    """The one puzzle in ``args.file``: a letter grid, JSON or a screenshot."""
+    found = read_source(args)[0]
+    if len(found) != 1:
+        path = args.file
+        name = "<stdin>" if path == "-" else repr(path)
+        raise UsageError(
+            f"puzzle file {name} holds {len(found)} puzzles (a JSON array, or grids separated "
+            "by blank lines): only 'puzzle solve' reads several"
+        )
+    return found[0]
 
 
 def write_output(args: argparse.Namespace, output: str | bytes) -> None:
@@ -962,45 +1014,69 @@ def _cells_json(cells: Any) -> list[list[int]]:
 
 
 def run_puzzle_solve(args: argparse.Namespace) -> int:
-    """``cpqueens puzzle solve``: one solution as a grid, JSON or SVG."""
-    puzzle, shot = read_source(args)
+    """``cpqueens puzzle solve``: one solution of each puzzle, as a grid, JSON, SVG or PNG.
+
+    A puzzle with several solutions is solved, and stderr says so; one with
+    none prints nothing (``null`` in JSON) and the exit code is 1.
+    """
+    puzzles, shot = read_source(args)
+    several = len(puzzles) > 1
     if args.format == "png" and shot is None:
         raise UsageError(
             "--format png draws the queens over a screenshot: FILE is a puzzle file "
             "(use --format svg for a picture)"
         )
-    queens = puzzle.solve(backend=args.backend, time_limit=args.time_limit)
-    if queens is None:
-        print("cpqueens: no solution", file=sys.stderr)
-        return 1
-    if args.format == "json":
-        write_output(args, json.dumps({"queens": _cells_json(queens)}))
-    elif args.format == "svg":
-        write_output(args, puzzle.svg(queens))
-    elif args.format == "png":
-        write_output(args, shot.overlay(queens))
-    else:
-        write_output(args, puzzle.draw(queens, colour=args.out is None and sys.stdout.isatty()))
-    return 0
+    if several and args.format == "svg":
+        raise UsageError(f"--format svg draws one puzzle, and the file holds {len(puzzles)}")
+    code = 0
+    outputs: list[str] = []
+    for index, puzzle in enumerate(puzzles, start=1):
+        where = f"puzzle {index}: " if several else ""
+        found = puzzle.solutions(limit=2, backend=args.backend, time_limit=args.time_limit)
+        if not found:
+            print(f"cpqueens: {where}no solution", file=sys.stderr)
+            code = 1
+            if args.format == "json" and several:
+                outputs.append(json.dumps({"queens": None}))
+            continue
+        if len(found) > 1:
+            print(
+                f"cpqueens: {where}the puzzle has at least 2 solutions; this is one of them",
+                file=sys.stderr,
+            )
+        queens = found[0]
+        if args.format == "png":
+            write_output(args, shot.overlay(queens))
+            return code
+        if args.format == "json":
+            outputs.append(json.dumps({"queens": _cells_json(queens)}))
+        elif args.format == "svg":
+            outputs.append(puzzle.svg(queens))
+        else:
+            colour = args.out is None and sys.stdout.isatty()
+            outputs.append(puzzle.draw(queens, colour=colour))
+    if outputs:
+        write_output(args, ("\n" if args.format == "json" else "\n\n").join(outputs))
+    return code
 
 
 def run_puzzle_check(args: argparse.Namespace) -> int:
-    """``cpqueens puzzle check``: unique or not, with up to two solutions."""
+    """``cpqueens puzzle check``: unique (exit 0) or not (exit 1), with up to two solutions."""
     puzzle = read_puzzle(args)
     unique, found = puzzle.check(backend=args.backend, time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps({"unique": unique, "solutions": [_cells_json(s) for s in found]}))
-        return 0
+        return 0 if unique else 1
     if unique:
         print("unique: exactly one solution")
     elif not found:
         print("not unique: no solution")
     else:
-        print("not unique: at least two solutions, for example")
+        print("not unique: at least 2 solutions, for example")
     for queens in found:
         print(puzzle.draw(queens, colour=sys.stdout.isatty()))
         print()
-    return 0
+    return 0 if unique else 1
 
 
 def run_puzzle_count(args: argparse.Namespace) -> int:
@@ -1009,14 +1085,78 @@ def run_puzzle_count(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The line on stderr for a puzzle that has not exactly one solution (every verb says the same).
+NOT_ONE = {"no solution": "no solution", "several solutions": "the puzzle has at least 2 solutions"}
+
+
 def run_puzzle_explain(args: argparse.Namespace) -> int:
-    """``cpqueens puzzle explain``: the deduction steps and the difficulty."""
+    """``cpqueens puzzle explain``: the deduction steps and the difficulty.
+
+    A puzzle without exactly one solution: its steps, then one line on stderr, exit code 1.
+    """
     explanation = read_puzzle(args).explain(time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps(explanation.to_json()))
     else:
         print(explanation)
+    if explanation.difficulty in NOT_ONE:
+        print(f"cpqueens: {NOT_ONE[explanation.difficulty]}", file=sys.stderr)
+        return 1
     return 0
+
+
+def run_puzzle_hint(args: argparse.Namespace) -> int:
+    """``cpqueens puzzle hint``: the next deduction for the queens placed so far."""
+    puzzle = read_puzzle(args)
+    step = puzzle.hint(args.with_queens, time_limit=args.time_limit)
+    if args.format == "json":
+        print(json.dumps(None if step is None else step.to_json()))
+    else:
+        print("solved: every queen is placed" if step is None else step.text)
+    return 0
+
+
+def read_answer(path: str, puzzle: Any) -> list[tuple[int, int]]:
+    """The queens of an answer file: the puzzle's grid with queens marked, or JSON ``queens``."""
+    from cpqueens.tasks.puzzles import Puzzle
+
+    name = "<stdin>" if path == "-" else repr(path)
+    try:
+        if path == "-":
+            data = read_at_most(getattr(sys.stdin, "buffer", sys.stdin), MAX_PUZZLE_BYTES)  # type: ignore[arg-type]
+        else:
+            data = read_regular(path, MAX_PUZZLE_BYTES)
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    except (OSError, UnicodeDecodeError, FileRefusedError) as error:
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        if isinstance(error, UnicodeDecodeError):
+            reason = "not UTF-8 text"
+        raise UsageError(f"cannot read answer file {name}: {reason}") from None
+    try:
+        if text.lstrip().startswith("{"):
+            obj = json.loads(text)
+            if not isinstance(obj, dict) or not isinstance(obj.get("queens"), list):
+                raise ValueError('expected {"queens": [[row, col], ...]} or a marked grid')
+            return [tuple(cell) if isinstance(cell, list) else cell for cell in obj["queens"]]
+        grid = Puzzle.parse(text)
+    except (ValueError, TypeError, RecursionError) as error:
+        raise UsageError(f"answer file {name}: {error}") from None
+    if grid.canonical()[:2] != puzzle.canonical()[:2]:
+        raise UsageError(f"answer file {name}: its grid is not the puzzle's (other regions)")
+    return list(grid.queens)
+
+
+def run_puzzle_verify(args: argparse.Namespace) -> int:
+    """``cpqueens puzzle verify``: the rules an answer breaks, one per line; exit 0 if none."""
+    puzzle = read_puzzle(args)
+    queens = args.queens if args.queens is not None else read_answer(args.answer, puzzle)
+    problems = puzzle.verify(queens)
+    if not problems:
+        print("solved: the answer keeps every rule")
+        return 0
+    for problem in problems:
+        print(problem)
+    return 1
 
 
 def run_puzzle_new(args: argparse.Namespace) -> int:
@@ -1026,7 +1166,7 @@ def run_puzzle_new(args: argparse.Namespace) -> int:
     puzzle, solution = Puzzle.generate(
         args.size,
         args.stars,
-        difficulty=args.difficulty,
+        difficulty=None if args.difficulty is None else args.difficulty.replace("-", " "),
         seed=args.seed,
         time_limit=args.time_limit,
     )

@@ -616,7 +616,8 @@ def model(
     3
     """
     if _is_puzzle(n):
-        if n.stars != 1:
+        rows = [r for r, _ in n.queens]
+        if n.stars != 1 or len(set(rows)) != len(rows):  # givens sharing a row: no solution
             return _star_puzzle(n, blocked, placed, regions, per_region)
         n, placed, regions, no_touch, diagonals = _from_puzzle(n, placed, regions, diagonals)
     if per_region is not None and regions is None:
@@ -862,10 +863,14 @@ def _star_puzzle(
     regions: object,
     per_region: object,
 ) -> Model:
-    """A puzzle of k stars per row, column and region (Star Battle): its cell statement."""
+    """A puzzle of k stars per row, column and region (Star Battle): its cell statement.
+
+    A one-star puzzle whose givens share a row comes here too: the cell level
+    states any placed pieces, and answers that no solution holds them.
+    """
     if regions is not None:
         raise ValueError(f"pass regions or a puzzle, not both: got regions={regions!r}")
-    if puzzle.diagonals:
+    if puzzle.diagonals and puzzle.stars != 1:
         raise ValueError(
             f"a puzzle with diagonals and {puzzle.stars} stars has no statement: "
             "the long diagonals are stated for one star only"
@@ -883,7 +888,7 @@ def _star_puzzle(
         k,
         k,
         k if per_region is None else per_region,  # type: ignore[arg-type]
-        "king",
+        "queen" if puzzle.diagonals else "king",  # queens' lines hold no two touching
         1,
         True,
         False,

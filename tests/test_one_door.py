@@ -270,3 +270,10 @@ def test_cell_statements_export_to_cpmpy_and_cpsat():
         counter = Count()
         solver.solve(cp, counter)
         assert counter.seen == expected, m
+
+
+def test_a_puzzle_whose_givens_share_a_row_has_no_solution_through_the_door():
+    grid = ((0, 0, 0, 2, 2), (1, 0, 0, 2, 2), (0, 0, 2, 2, 2), (0, 3, 2, 2, 4), (3, 3, 3, 3, 4))
+    puzzle = cpqueens.Puzzle(5, grid, queens=((0, 0), (0, 3)))
+    assert cpqueens.model(puzzle).count() == puzzle.count() == 0
+    assert cpqueens.model(cpqueens.Puzzle(5, grid)).count() == 1

@@ -114,7 +114,7 @@ def test_explain(folder):
     result = run("explain", "queens.txt", cwd=folder)
     assert result.returncode == 0
     assert result.stdout.splitlines()[-1] == "difficulty: medium"
-    assert "region E lies within column 5" in result.stdout
+    assert "region E lies within column 4" in result.stdout
     data = json.loads(run("explain", "queens.json", "--format", "json", cwd=folder).stdout)
     assert data["queens"] == [list(cell) for cell in SOLUTION_5]
     assert data["steps"][0]["rule"] == "given"
@@ -251,3 +251,128 @@ def test_ctrl_c_stops_a_long_puzzle_search_at_once(tmp_path, args):
     job.send_signal(signal.SIGINT)
     out, err = job.communicate(timeout=30)
     assert (job.returncode, out, err) == (130, "", "cpqueens: interrupted\n")
+
+
+# -- issue 34: exit codes, batches, hint, verify, and the probe's large or bad inputs -------------
+
+
+def test_check_exits_0_only_for_a_unique_puzzle(folder):
+    assert run("check", "queens.txt", cwd=folder).returncode == 0
+    two = run("check", "-", cwd=folder, stdin=TWO_SOLUTIONS)
+    assert two.returncode == 1
+    assert two.stdout.startswith("not unique: at least 2 solutions, for example\n")
+    none = run("check", "-", "--format", "json", cwd=folder, stdin="AB*\nBB*\n")
+    assert (none.returncode, json.loads(none.stdout)) == (1, {"unique": False, "solutions": []})
+
+
+def test_solve_says_when_a_puzzle_has_several_solutions(folder):
+    result = run("solve", "-", "--format", "json", cwd=folder, stdin=TWO_SOLUTIONS)
+    assert result.returncode == 0
+    assert result.stderr == "cpqueens: the puzzle has at least 2 solutions; this is one of them\n"
+    queens = tuple(map(tuple, json.loads(result.stdout)["queens"]))
+    assert queens in oracle(5, [[ord(ch) - 65 for ch in line] for line in TWO_SOLUTIONS.split()])
+
+
+def test_a_contradictory_puzzle_gets_one_verdict_from_every_verb(folder):
+    bad = "AB*\nBB*\n"  # two given queens in one column
+    for verb in ("solve", "explain", "hint"):
+        result = run(verb, "-", cwd=folder, stdin=bad)
+        assert result.returncode == 1, verb
+        assert result.stderr.splitlines()[-1].endswith("no solution"), verb
+        assert "needs search" not in result.stdout
+    assert run("count", "-", cwd=folder, stdin=bad).stdout == "0\n"
+
+
+def test_solve_reads_a_batch_and_other_verbs_name_json_arrays(folder):
+    batch = json.dumps([json.loads((folder / "queens.json").read_text()), {"n": 2,
+                        "regions": [[0, 1], [1, 1]]}])  # fmt: skip
+    result = run("solve", "-", "--format", "json", cwd=folder, stdin=batch)
+    assert result.returncode == 1  # the second has no solution
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        {"queens": [list(cell) for cell in SOLUTION_5]},
+        {"queens": None},
+    ]
+    assert result.stderr == "cpqueens: puzzle 2: no solution\n"
+    grids = run("solve", "-", cwd=folder, stdin=QUEENS_5 + "\n" + QUEENS_5)
+    assert grids.returncode == 0 and grids.stdout.count("*") == 10
+    refused = run("count", "-", cwd=folder, stdin=batch)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        "cpqueens: error: puzzle file <stdin> holds 2 puzzles (a JSON array, or grids separated "
+        "by blank lines): only 'puzzle solve' reads several\n"
+    )
+
+
+def test_hint_prints_the_next_deduction_only(folder):
+    first = run("hint", "queens.txt", cwd=folder)
+    assert (first.returncode, first.stdout) == (
+        0, "(1, 0) is the last cell left in region B: a queen there\n"
+    )  # fmt: skip
+    after = run("hint", "queens.txt", "--with-queens", "1,0", "--format", "json", cwd=folder)
+    assert json.loads(after.stdout)["queens"] == [[0, 2]]
+    wrong = run("hint", "queens.txt", "--with-queens", "0,0", cwd=folder)
+    assert (wrong.returncode, wrong.stderr) == (
+        1, "cpqueens: error: no solution holds your queen (0, 0)\n"
+    )  # fmt: skip
+
+
+def test_verify_an_answer_from_the_command_line_or_a_file(folder):
+    cells = [f"{r},{c}" for r, c in SOLUTION_5]
+    good = run("verify", "queens.txt", "--queens", *cells, cwd=folder)
+    assert (good.returncode, good.stdout) == (0, "solved: the answer keeps every rule\n")
+    bad = run("verify", "queens.txt", "--queens", "0,2", "1,3", cwd=folder)
+    assert bad.returncode == 1
+    assert "queens at (0, 2) and (1, 3) touch" in bad.stdout.splitlines()
+    (folder / "answer.txt").write_text(run("solve", "queens.txt", cwd=folder).stdout)
+    (folder / "answer.json").write_text(json.dumps({"queens": [[0, 2], [1, 0]]}))
+    assert run("verify", "queens.txt", "--answer", "answer.txt", cwd=folder).returncode == 0
+    partial = run("verify", "queens.json", "--answer", "answer.json", cwd=folder)
+    assert partial.returncode == 1 and "row 2 has 0 queens, expected 1" in partial.stdout
+    (folder / "other.txt").write_text("AB*\nBB\n")
+    other = run("verify", "queens.txt", "--answer", "other.txt", cwd=folder)
+    assert other.stderr == (
+        "cpqueens: error: answer file 'other.txt': its grid is not the puzzle's (other regions)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (("count", "/dev/zero"), "", "cannot read puzzle file '/dev/zero': it is not a regular"),
+        (("count", "-"), "A" * (5 * 2**20), "cannot read puzzle file <stdin>: it holds more than"),
+        (("count", "-"), "[" * 100_000, "not JSON this reader takes: nested too deep"),
+        (("count", "-"), "stars 0\nAB\nBB\n", "stars must be between 1 and 1 on a 2x2 grid"),
+        (("new", "--size", "61", "--stars", "31"), "", "expected a size of at least 123"),
+        (("new", "--size", "30", "--stars", "6"), "", "has 5,313,000 of them, more than its"),
+        (("new", "--size", "10", "--stars", "2", "--difficulty", "easy"), "", "is easy"),
+    ],
+)
+def test_bad_or_impossible_input_is_refused_in_one_line(folder, args, stdin, message):
+    result = run(*args, cwd=folder, stdin=stdin)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+def grid_of_rows(n: int, stars: int) -> str:
+    symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
+    return f"stars {stars}\n" + "\n".join(symbols[r] * n for r in range(n)) + "\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "stars"), [(30, 6), (62, 15), (62, 31)])
+@pytest.mark.parametrize("verb", ["count", "solve", "check", "explain"])
+def test_large_puzzles_keep_their_time_limit(tmp_path, n, stars, verb):
+    (tmp_path / "big.txt").write_text(grid_of_rows(n, stars))
+    result = run(verb, "big.txt", "--time-limit", "3", cwd=tmp_path)  # run's timeout: 120 s
+    assert "Traceback" not in result.stderr
+    if verb == "check" and result.stdout.startswith("not unique"):  # an answer: exit code 1
+        assert result.returncode == 1
+    elif result.returncode == 0:  # an answer within the limit
+        assert verb in ("solve", "count")
+    else:
+        assert result.returncode == 1
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        assert (
+            result.stderr.startswith("cpqueens: error: the time limit of 3 s ended the search")
+            or result.stderr == "cpqueens: no solution\n"
+        ), result.stderr

@@ -584,15 +584,18 @@ def test_generated_star_battle_is_unique_on_every_engine():
     assert p.explain().queens == solution
 
 
-def test_a_puzzle_with_two_solutions_needs_search():
+def test_a_puzzle_with_two_solutions_has_several_not_a_difficulty():
     rng = random.Random(5)
     while True:
         regions = random_regions(5, rng)
         if len(oracle(5, regions)) == 2:
             break
     p = Puzzle(5, regions)
-    assert p.rate() == "needs search"
-    assert p.explain().steps[-1].text.endswith("more than one solution")
+    assert p.rate() == "several solutions"
+    assert p.explain().difficulty == "several solutions"
+    assert p.explain().steps[-1].text.endswith("the puzzle has at least 2 solutions")
+    with pytest.raises(ValueError, match="at least 2 solutions: no hint can be sure"):
+        p.hint()
     unique, found = p.check()
     assert not unique and len(found) == 2
 
@@ -614,6 +617,173 @@ def test_svg_has_region_colours_and_queens():
 def test_exported():
     assert cpqueens.Puzzle is Puzzle
     assert "Puzzle" in cpqueens.__all__
+
+
+# -- issue 34: one coordinate convention, verdicts, equality, batches, hints, generation ---------
+
+
+def test_explain_and_hint_write_cells_as_violations_do():
+    p = Puzzle.parse(QUEENS_5)
+    texts = [step.text for step in p.explain().steps]
+    assert "(1, 0) is the last cell left in region B: a queen there" in texts
+    assert "region E lies within column 4: cross out the other 1 cell there" in texts
+    assert not any(re.search(r"\br\d+c\d+\b", text) for text in texts)
+    assert p.violations([(0, 2), (1, 3)])[-1] == "queens at (0, 2) and (1, 3) touch"
+
+
+def test_a_contradictory_puzzle_has_no_solution_from_every_verb():
+    p = Puzzle(5, Puzzle.parse(QUEENS_5).regions, queens=[(0, 0), (0, 2)])  # two in row 0
+    assert p.count() == 0 and p.solve() is None
+    assert p.rate() == "no solution"
+    explanation = p.explain()
+    assert explanation.difficulty == "no solution"
+    assert explanation.steps[-1].text == "a rule is broken here: the puzzle has no solution"
+    assert not str(explanation).endswith("needs search")
+    with pytest.raises(ValueError, match=r"^the puzzle has no solution$"):
+        p.hint()
+
+
+def test_hint_is_the_first_deduction_after_the_queens_placed():
+    p = Puzzle.parse(QUEENS_5)
+    first = p.hint()
+    assert first == p.explain().steps[0]
+    after = p.hint([(1, 0)])
+    assert after.queens == ((0, 2),) and after.rule == "last cells"
+    assert p.hint(SOLUTION_5) is None
+    with pytest.raises(ValueError, match=r"^no solution holds your queen \(0, 0\)$"):
+        p.hint([(0, 0)])
+    with pytest.raises(ValueError, match=r"your queens: cell \[5, 0\] is off the 5x5 grid"):
+        p.hint([(5, 0)])
+
+
+def test_a_hint_with_a_given_queen_is_explains_first_step_after_it():
+    rows = Puzzle(4, [[r] * 4 for r in range(4)], queens=[(0, 1)])  # one solution: 1 3 0 2
+    steps = [step for step in rows.explain().steps if step.rule != "given"]
+    assert rows.hint() == steps[0]
+    assert rows.hint(rows.solve()) is None
+
+
+def test_verify_names_the_rules_an_answer_breaks():
+    p = Puzzle.parse(QUEENS_5)
+    assert p.verify(SOLUTION_5) == []
+    broken = p.verify([(0, 2), (1, 3)])
+    assert "row 2 has 0 queens, expected 1" in broken
+    assert "queens at (0, 2) and (1, 3) touch" in broken
+
+
+def test_equal_whatever_the_region_labels():
+    text = Puzzle.loads(QUEENS_5)
+    numbers = [[ord(ch) - ord("A") for ch in line] for line in QUEENS_5.split()]
+    from_json = Puzzle.loads(json.dumps({"n": 5, "regions": numbers}))
+    assert text.regions != from_json.regions  # numbered differently ...
+    assert text == from_json and hash(text) == hash(from_json)  # ... the same puzzle
+    assert len({text, from_json}) == 1
+    assert Puzzle.loads(text.dumps()) == text
+    assert json.loads(text.dumps()) == text.to_json()
+    assert text != Puzzle(5, numbers, queens=[(0, 2)])  # givens count
+    assert text != Puzzle(5, [[0] * 4 + [1], *numbers[1:]])  # the partition counts
+
+
+def test_several_puzzles_read_as_a_batch_or_refused_naming_json_arrays():
+    two = QUEENS_5 + "\nstars 1\nAB\nBB\n"
+    assert [p.n for p in Puzzle.loads_all(two)] == [5, 2]
+    array = json.dumps([Puzzle.parse(QUEENS_5).to_json(), {"n": 1, "regions": [[0]]}])
+    assert [p.n for p in Puzzle.loads_all(array)] == [5, 1]
+    for text in (two, array):
+        with pytest.raises(ValueError, match=r"holds 2 puzzles \(a JSON array, or grids sep"):
+            Puzzle.loads(text)
+    with pytest.raises(ValueError, match=r"^puzzle 2: the JSON puzzle has no 'regions'"):
+        Puzzle.loads_all('[{"n": 1, "regions": [[0]]}, {"n": 1}]')
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("stars 0\nAB\nBB", "stars must be between 1 and 1 on a 2x2 grid"),
+        ("[" * 100_000, "not JSON this reader takes: nested too deep"),
+        ('{"a": ' * 100_000, "not JSON this reader takes: nested too deep"),
+        ("A" * 5000, "line 1, column 63: row 1 has more than 62 cells"),
+        ("A\n" * 70, "line 63, column 1: the grid has more than 62 rows"),
+        ("ABC\nABC\nABD", "(ABCD), expected 3: a puzzle has as many regions as rows"),
+    ],
+)
+def test_bad_files_are_refused_at_once(text, message):
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Puzzle.loads(text)
+    assert time.perf_counter() - start < 30  # no 5000-cell row is read whole
+
+
+def test_row_placements_are_counted_not_listed():
+    from cpqueens.backends.bitmask.regions import row_candidates
+
+    rng = random.Random(34)
+    for _ in range(60):
+        n = rng.randint(2, 9)
+        k = rng.randint(1, (n + 1) // 2)
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        queens = rng.sample(cells, rng.randint(0, 2))
+        blocked = [cell for cell in rng.sample(cells, min(4, len(cells))) if cell not in queens]
+        p = Puzzle(n, [[r] * n for r in range(n)], stars=k, queens=queens, blocked=blocked)
+        listed = [row_candidates(p, row) for row in range(n)]
+        assert p.row_placements() == sum(map(len, listed))
+        for row, found in enumerate(listed):
+            free = [c for c in range(n) if (row, c) not in set(blocked)]
+            given = {c for r, c in queens if r == row}
+            brute = [
+                combo
+                for combo in combinations(free, k)
+                if given <= set(combo) and all(b - a > 1 for a, b in pairwise(combo))
+            ]
+            assert found == brute  # the same, in lexicographic order
+    assert Puzzle(62, [[r] * 62 for r in range(62)], stars=31).row_placements() == 62 * 32
+
+
+def test_engines_that_list_rows_refuse_a_grid_too_large_and_auto_takes_cpsat():
+    rows = Puzzle(30, [[r] * 30 for r in range(30)], stars=6)  # 5,313,000 row placements
+    for backend, most in (("bitmask", "524,288"), ("python-constraint", "65,536")):
+        with pytest.raises(cpqueens.NotSupportedError, match=f"has 5,313,000 of them, more "
+                           f"than its {most}: expected backend 'cpsat'"):  # fmt: skip
+            rows.count(backend=backend)
+    assert len(rows.solutions(limit=2, time_limit=30)) == 2  # auto: CP-SAT
+
+
+def test_generate_refuses_at_once_what_it_cannot_make():
+    for size, stars, message in (
+        (61, 31, "expected a size of at least 123"),
+        (
+            62,
+            20,
+            "(two neighbouring rows hold at most 31 stars, 40 needed): expected a size of at "
+            "least 79",
+        ),
+        (30, 6, "this 30x30 puzzle with 6 star(s) has 5,313,000 of them, more than its 524,288"),
+        (10, 2, "no puzzle with 2 stars (and no given queens) is easy"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            Puzzle.generate(size, stars, difficulty="easy" if size == 10 else None)
+    with pytest.raises(ValueError, match=r"^attempts must be an int >= 1, got -1$"):
+        Puzzle.generate(8, attempts=-1)
+
+
+@pytest.mark.parametrize("size", [7, pytest.param(9, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard", None])
+def test_generated_puzzles_have_the_difficulty_asked_and_one_solution(size, difficulty):
+    for seed in (1, 2):
+        p, solution = Puzzle.generate(size, difficulty=difficulty, seed=seed)
+        assert p.count(limit=2) == 1 and p.solve() == solution
+        assert p.is_connected()
+        rating = p.rate()
+        assert rating == difficulty if difficulty else rating in ("easy", "medium", "hard")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("difficulty", ["medium", "hard", None])
+def test_generated_star_battle_10x10_needs_no_search(difficulty):
+    p, solution = Puzzle.generate(10, 2, difficulty=difficulty, seed=4)
+    assert p.count(limit=2, backend="cpsat") == 1 and p.solve() == solution
+    rating = p.rate()
+    assert rating == difficulty if difficulty else rating in ("medium", "hard")
 
 
 # -- the plain-Python first try of the bitmask engine (small puzzles never wait for the kernel) --

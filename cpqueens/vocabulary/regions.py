@@ -47,7 +47,7 @@ Difficulty = Literal["easy", "medium", "hard", "needs search"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
 
 
-def _cells(cells: Iterable[Any], n: int, what: str) -> tuple[Cell, ...]:
+def cells_of(cells: Iterable[Any], n: int, what: str) -> tuple[Cell, ...]:
     """``cells`` as sorted, distinct (row, col) pairs on an n x n board, or a ValueError."""
     found = set()
     for item in cells:
@@ -92,9 +92,11 @@ class RegionPuzzle:
 
     ``regions[r][c]`` is the region (0 .. n-1) of cell (r, c). ``labels``
     are the symbols the text form names the regions with (kept from the file
-    it was read from; default ``A``, ``B``, ...); they do not take part in
-    equality. Construction validates everything and raises a ValueError or
-    TypeError naming the bad value.
+    it was read from; default ``A``, ``B``, ...). Two puzzles are equal (and
+    hash alike) when they have the same partition, stars, givens and rules,
+    whatever the numbers or labels of their regions: the letter grid and the
+    JSON form of one puzzle compare equal. Construction validates everything
+    and raises a ValueError or TypeError naming the bad value.
 
     >>> p = RegionPuzzle(4, ((0, 0, 1, 1), (0, 2, 2, 1), (3, 2, 2, 1), (3, 3, 3, 1)))
     >>> p.region_cells(2)
@@ -128,8 +130,8 @@ class RegionPuzzle:
             raise TypeError(f"diagonals must be a bool, got {self.diagonals!r}")
         grid = check_regions(self.regions, n, n, count=n)
         object.__setattr__(self, "regions", tuple(grid))
-        object.__setattr__(self, "queens", _cells(self.queens, n, "given queens"))
-        object.__setattr__(self, "blocked", _cells(self.blocked, n, "blocked cells"))
+        object.__setattr__(self, "queens", cells_of(self.queens, n, "given queens"))
+        object.__setattr__(self, "blocked", cells_of(self.blocked, n, "blocked cells"))
         labels = self.labels or SYMBOLS[:n]
         if not isinstance(labels, str) or len(labels) != n or len(set(labels)) != n:
             raise ValueError(f"labels must be {n} distinct symbols, got {labels!r}")
@@ -137,6 +139,30 @@ class RegionPuzzle:
         if bad:
             raise ValueError(f"label {bad[0]!r} is not a letter or digit")
         object.__setattr__(self, "labels", labels)
+
+    def canonical(self) -> tuple[Any, ...]:
+        """What equality compares: the regions numbered by first appearance, row by row.
+
+        >>> a = RegionPuzzle(2, ((1, 0), (0, 0)))
+        >>> a.canonical()[1], a == RegionPuzzle(2, ((0, 1), (1, 1)))
+        (((0, 1), (1, 1)), True)
+        """
+        order: dict[int, int] = {}
+        for row in self.regions:
+            for g in row:
+                order.setdefault(g, len(order))
+        regions = tuple(tuple(order[g] for g in row) for row in self.regions)
+        return (self.n, regions, self.stars, self.queens, self.blocked, self.diagonals)
+
+    def __eq__(self, other: object) -> bool:
+        """Same partition, stars, givens and rules (region numbers and labels aside)."""
+        if not isinstance(other, RegionPuzzle):
+            return NotImplemented
+        return self.canonical() == other.canonical()
+
+    def __hash__(self) -> int:
+        """The hash of :meth:`canonical`."""
+        return hash(self.canonical())
 
     # -- reading ---------------------------------------------------------------
 
@@ -177,6 +203,11 @@ class RegionPuzzle:
                         "expected 'stars K' or 'diagonals'"
                     )
                 continue
+            if len(grid_lines) == MAX_N:
+                raise ValueError(
+                    f"line {number}, column 1: the grid has more than {MAX_N} rows: a puzzle is "
+                    f"at most {MAX_N}x{MAX_N}"
+                )
             grid_lines.append((number, line))
         if not grid_lines:
             raise ValueError("the puzzle has no grid: expected one region symbol per cell")
@@ -197,6 +228,11 @@ class RegionPuzzle:
                         )
                     (queens if char == QUEEN_MARK else blocked).append((len(cells), len(row) - 1))
                     continue
+                if len(row) >= MAX_N and char in SYMBOLS:
+                    raise ValueError(
+                        f"line {number}, column {column}: row {len(cells) + 1} has more than "
+                        f"{MAX_N} cells: a puzzle is at most {MAX_N}x{MAX_N}"
+                    )
                 if char not in SYMBOLS:
                     raise ValueError(
                         f"line {number}, column {column}: {char!r} is not a region symbol: "
@@ -225,9 +261,10 @@ class RegionPuzzle:
         if len(order) != n:
             raise ValueError(
                 f"the grid has {len(order)} regions ({''.join(order)}), expected {n}: "
-                f"an {n}x{n} puzzle has one region per row"
+                "a puzzle has as many regions as rows"
             )
-        k = stars if stars is not None else header["stars"] or 1
+        k = stars if stars is not None else header["stars"]
+        k = 1 if k is None else k
         puzzle = cls(
             n,
             tuple(tuple(order[s] for s in row) for row in cells),
@@ -249,12 +286,7 @@ class RegionPuzzle:
         ((0, 1), (1, 1))
         """
         if isinstance(obj, str):
-            try:
-                obj = json.loads(obj)
-            except json.JSONDecodeError as error:
-                raise ValueError(
-                    f"line {error.lineno}, column {error.colno}: not JSON: {error.msg}"
-                ) from None
+            obj = _json(obj)
         if not isinstance(obj, Mapping):
             raise ValueError(f"a JSON puzzle must be an object, got {type(obj).__name__}")
         for key in ("n", "regions"):
@@ -285,13 +317,49 @@ class RegionPuzzle:
 
     @classmethod
     def loads(cls, text: str, *, connected: bool = False) -> Self:
-        """Read either form: JSON when the text starts with ``{``, else the letter grid."""
+        """Read either form: JSON when the text starts with ``{``, else the letter grid.
+
+        A text of several puzzles (a JSON array, or grids separated by blank
+        lines) is refused with a ValueError that names :meth:`loads_all`.
+        """
+        found = cls.loads_all(text, connected=connected)
+        if len(found) != 1:
+            raise ValueError(
+                f"the text holds {len(found)} puzzles (a JSON array, or grids separated by "
+                "blank lines), expected one: read several with loads_all"
+            )
+        return found[0]
+
+    @classmethod
+    def loads_all(cls, text: str, *, connected: bool = False) -> list[Self]:
+        r"""Read one puzzle or several: a JSON object, a JSON array of them, or letter grids.
+
+        Letter grids are separated by blank lines, each with its own header
+        lines; when there are several, errors name the puzzle and the line
+        within it (``puzzle 2: line 3, column 4: ...``).
+
+        >>> [p.n for p in RegionPuzzle.loads_all("AB\nBB\n\nstars 1\nA")]
+        [2, 1]
+        """
         if not isinstance(text, str):
             raise TypeError(f"a puzzle must be a str, got {type(text).__name__}")
         body = text.removeprefix("\ufeff")
-        if body.lstrip().startswith("{"):
-            return cls.from_json(body, connected=connected)
-        return cls.parse(body, connected=connected)
+        start = body.lstrip()[:1]
+        if start == "{":
+            return [cls.from_json(body, connected=connected)]
+        if start == "[":
+            items = _json(body)
+            if not isinstance(items, list) or not items:
+                raise ValueError("a JSON array of puzzles must hold at least one puzzle object")
+            return [
+                _numbered(i, len(items), cls.from_json, item, connected=connected)
+                for i, item in enumerate(items, start=1)
+            ]
+        blocks = _blocks(body)
+        return [
+            _numbered(i, len(blocks), cls.parse, block, connected=connected)
+            for i, block in enumerate(blocks, start=1)
+        ]
 
     # -- writing ---------------------------------------------------------------
 
@@ -319,7 +387,7 @@ class RegionPuzzle:
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form as a dict (``json.dumps`` it to write the file)."""
+        """The JSON form as a dict, ready for ``json.dumps`` (:meth:`dumps` is that text)."""
         obj: dict[str, Any] = {"n": self.n, "regions": [list(row) for row in self.regions]}
         if self.stars != 1:
             obj["stars"] = self.stars
@@ -332,7 +400,27 @@ class RegionPuzzle:
             }
         return obj
 
+    def dumps(self) -> str:
+        """The JSON form as text, one line: ``json.dumps(self.to_json())``; ``loads`` reads it."""
+        return json.dumps(self.to_json())
+
     # -- questions -------------------------------------------------------------
+
+    def row_placements(self) -> int:
+        """How many ways rows can hold their stars, summed over the rows (regions aside).
+
+        A row's ways are its subsets of ``stars`` free columns, none adjacent,
+        every given queen of the row in: what an engine that lists each row's
+        choices (the compiled search, python-constraint) would list. Counted,
+        not listed, so it answers at once for any size (C(62, 31)-sized rows
+        included).
+        """
+        total = 0
+        for row in range(self.n):
+            blocked = {c for r, c in self.blocked if r == row}
+            given = {c for r, c in self.queens if r == row}
+            total += subsets_apart(self.n, self.stars, blocked, given)
+        return total
 
     def region_cells(self, region: int) -> tuple[Cell, ...]:
         """The cells of one region, row by row."""
@@ -396,6 +484,74 @@ class RegionPuzzle:
             f"given queen ({r}, {c}) is missing" for r, c in self.queens if (r, c) not in cells
         )
         return found
+
+
+def subsets_apart(n: int, k: int, blocked: set[int], given: set[int]) -> int:
+    """How many k-subsets of columns 0..n-1 have no two adjacent, miss ``blocked``, hold ``given``.
+
+    >>> subsets_apart(5, 2, set(), set())  # 02 03 04 13 14 24
+    6
+    """
+    # ways[j][t]: j columns taken so far, t = whether the last column was taken
+    ways = [[0, 0] for _ in range(k + 1)]
+    ways[0][0] = 1
+    for c in range(n):
+        nxt = [[0, 0] for _ in range(k + 1)]
+        for j in range(k + 1):
+            for taken in (0, 1):
+                w = ways[j][taken]
+                if not w:
+                    continue
+                if c not in given:  # leave column c empty
+                    nxt[j][0] += w
+                if c not in blocked and not taken and j < k:  # a star in column c
+                    nxt[j + 1][1] += w
+        ways = nxt
+    return ways[k][0] + ways[k][1]
+
+
+def _json(text: str) -> Any:
+    """The JSON value of ``text``, or a ValueError naming the line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"line {error.lineno}, column {error.colno}: not JSON: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise ValueError("not JSON this reader takes: nested too deep") from None
+
+
+def _blocks(text: str) -> list[str]:
+    """Letter grids split at blank lines (a block of header lines joins the grid after it)."""
+    lines = text.splitlines()
+    groups: list[list[str]] = []
+    current: list[str] = []
+    for line in lines:
+        if line.strip():
+            current.append(line)
+        elif current and not all(_is_header(kept) for kept in current):
+            groups.append(current)
+            current = []
+    if current:
+        groups.append(current)
+    return ["\n".join(group) for group in groups] if len(groups) > 1 else [text]
+
+
+def _is_header(line: str) -> bool:
+    """Whether ``line`` is a header line (``stars K``, ``diagonals``)."""
+    word = line.strip().split()[0].lower() if line.strip() else ""
+    return word in ("stars", "diagonals")
+
+
+def _numbered(index: int, total: int, read: Any, *args: Any, **options: Any) -> Any:
+    """``read(*args)``, its ValueError prefixed with ``puzzle INDEX`` when ``total`` > 1."""
+    try:
+        return read(*args, **options)
+    except (ValueError, TypeError) as error:
+        if total == 1:
+            raise
+        raise type(error)(f"puzzle {index}: {error}") from None
 
 
 def _marked(line: str, column: int) -> bool:

@@ -1,8 +1,11 @@
 """The bitmask engine for region puzzles: arrays for ``cpqueens.kernels.regions.search``.
 
 Each row's candidates are its subsets of ``stars`` allowed columns with no two
-adjacent (``itertools.combinations`` over the free cells, every given queen
-of the row included); the compiled kernel does the rest, in slices of
+adjacent (every given queen of the row included), listed in lexicographic
+order; a puzzle whose rows have more than :data:`MAX_CANDIDATES` of them in
+all (a 30 x 30 six-star grid has 5,313,000) is refused at once
+(:func:`refuses`), so that ``auto`` takes CP-SAT, which lists nothing.
+The compiled kernel does the rest, in slices of
 :data:`BUDGET` candidates: between them Python sees Ctrl-C (a
 ``KeyboardInterrupt``) and the time limit (``deadline``).
 
@@ -31,10 +34,10 @@ import random
 import sys
 from collections.abc import Callable
 from functools import cache, lru_cache
-from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.bitmask import propagate
+from cpqueens.errors import NotSupportedError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,6 +46,8 @@ if TYPE_CHECKING:
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "bitmask"
+#: The most row candidates (over all rows) the engine lists: some 0.2 s and 40 MB at most.
+MAX_CANDIDATES = 1 << 19
 #: The candidates one kernel call tries before it hands control back (some 10-50 ms).
 BUDGET = 1 << 20
 #: The candidates a search tries in its own orientation before it compares the others.
@@ -58,17 +63,49 @@ ORIENTATIONS: tuple[Callable[[int, int, int], tuple[int, int]], ...] = (
 )
 
 
+def refuses(puzzle: RegionPuzzle) -> str | None:
+    """Why the engine will not search ``puzzle`` (too many row candidates to list), or None."""
+    total = puzzle.row_placements()
+    if total <= MAX_CANDIDATES:
+        return None
+    return (
+        f"the bitmask engine lists every row's star placements, and this {puzzle.n}x{puzzle.n} "
+        f"puzzle with {puzzle.stars} star(s) has {total:,} of them, more than its "
+        f"{MAX_CANDIDATES:,}: expected backend 'cpsat' (or 'auto')"
+    )
+
+
 def row_candidates(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
-    """Row ``row``'s allowed column subsets: k columns, none adjacent, none blocked, givens in."""
+    """Row ``row``'s allowed column subsets: k columns, none adjacent, none blocked, givens in.
+
+    In lexicographic order, each built column by column (nothing is listed
+    that is then thrown away).
+    """
     n, k = puzzle.n, puzzle.stars
     blocked = {c for r, c in puzzle.blocked if r == row}
-    given = {c for r, c in puzzle.queens if r == row}
-    free = [c for c in range(n) if c not in blocked]
-    return [
-        combo
-        for combo in combinations(free, k)
-        if given <= set(combo) and all(b - a > 1 for a, b in pairwise(combo))
-    ]
+    given = sorted(c for r, c in puzzle.queens if r == row)
+    found: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def extend(first: int, g: int) -> None:
+        # ``first``: the lowest column still allowed; ``g``: the next given not yet taken.
+        left = k - len(chosen)
+        if left == 0:
+            if g == len(given):
+                found.append(tuple(chosen))
+            return
+        last = n - 2 * left + 1  # room for the other left - 1 columns, one apart
+        if g < len(given):
+            last = min(last, given[g])  # no column past a given that is not taken
+        for c in range(first, last + 1):
+            if c in blocked:
+                continue
+            chosen.append(c)
+            extend(c + 2, g + 1 if g < len(given) and given[g] == c else g)
+            chosen.pop()
+
+    extend(0, 0)
+    return found
 
 
 @cache
@@ -116,52 +153,67 @@ def _candidates(
 
 
 def _candidate_arrays(puzzle: RegionPuzzle, rng: random.Random | None) -> tuple[np.ndarray, ...]:
-    """Each row's candidates (shuffled with ``rng``) as masks, their columns, skips, row starts."""
+    """Each row's candidates (shuffled with ``rng``) as masks, their columns, skips, row starts.
+
+    Rows with the same blocked cells and givens (most rows: none) share one listing.
+    """
     import numpy as np
 
-    masks: list[int] = []
-    columns: list[int] = []
+    k = puzzle.stars
+    listed: dict[tuple[frozenset[int], frozenset[int]], np.ndarray] = {}
+    blocks: list[np.ndarray] = []
     start = [0]
     for row in range(puzzle.n):
-        combos = row_candidates(puzzle, row)
+        key = (
+            frozenset(c for r, c in puzzle.blocked if r == row),
+            frozenset(c for r, c in puzzle.queens if r == row),
+        )
+        if key not in listed:
+            found = row_candidates(puzzle, row)
+            listed[key] = np.array(found, dtype=np.int64).reshape(len(found), k)
+        combos = listed[key]
         if rng is not None:
-            rng.shuffle(combos)
-        for combo in combos:
-            masks.append(sum(1 << c for c in combo))
-            columns.extend(combo)
-        start.append(len(masks))
-    k = puzzle.stars
+            combos = combos[rng.sample(range(len(combos)), len(combos))]
+        blocks.append(combos)
+        start.append(start[-1] + len(combos))
+    grid = np.concatenate(blocks) if blocks else np.zeros((0, k), dtype=np.int64)
+    masks = np.left_shift(np.int64(1), grid).sum(axis=1, dtype=np.int64)
     return (
-        np.array(masks, dtype=np.int64),
-        np.array(columns, dtype=np.int64),
-        skips(columns, start, k)
+        masks,
+        grid.reshape(-1),
+        skips(grid.reshape(-1), start, k)
         if rng is None
         else np.arange(1, len(masks) + 1, dtype=np.int64).repeat(k),  # no order: no jumps
         np.array(start, dtype=np.int64),
     )
 
 
-def skips(columns: list[int], start: list[int], k: int) -> np.ndarray:
+def skips(columns: list[int] | np.ndarray, start: list[int], k: int) -> np.ndarray:
     """Per candidate i and j < k: the next candidate of its row whose first j + 1 columns differ.
 
     Each row's candidates (``k`` columns each, listed in ``columns``) must be
     in lexicographic order: then every candidate between i and that one
     holds i's j-th column too, and the kernel jumps there when that column
-    is barred.
+    is barred. Worked out with numpy, a running minimum from the end.
     """
     import numpy as np
 
-    skip = np.zeros(len(columns), dtype=np.int64)
-    for row_start, row_end in pairwise(start):
-        for j in range(k):
-            after = row_end
-            for i in range(row_end - 1, row_start - 1, -1):
-                if i + 1 < row_end and (
-                    columns[(i + 1) * k : (i + 1) * k + j + 1] != columns[i * k : i * k + j + 1]
-                ):
-                    after = i + 1
-                skip[i * k + j] = after
-    return skip
+    total = len(start) and start[-1]
+    skip = np.zeros((total, k), dtype=np.int64)
+    if total == 0:
+        return skip.reshape(-1)
+    grid = np.asarray(columns, dtype=np.int64).reshape(total, k)
+    last = np.zeros(total, dtype=bool)  # the last candidate of its row
+    ends = np.array(start[1:], dtype=np.int64)
+    ends = ends[ends > 0]
+    last[ends - 1] = True
+    end_of = np.repeat(np.array(start[1:], dtype=np.int64), np.diff(start))
+    differs = np.zeros(total, dtype=bool)  # candidate i + 1 differs from i in columns 0..j
+    for j in range(k):
+        differs[:-1] |= grid[1:, j] != grid[:-1, j]
+        after = np.where(last, end_of, np.where(differs, np.arange(1, total + 1), total + 1))
+        skip[:, j] = np.minimum.accumulate(after[::-1])[::-1]
+    return skip.reshape(-1)
 
 
 def search(
@@ -183,6 +235,9 @@ def search(
     """
     n = puzzle.n
     keep = max(keep, 0)
+    reason = refuses(puzzle)
+    if reason is not None:
+        raise NotSupportedError(reason)
     if rng is None and small_first():
         found: Any = propagate.search(  # the answer, or None; then the kernel's solutions
             n,

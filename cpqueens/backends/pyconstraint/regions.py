@@ -14,13 +14,27 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from cpqueens.errors import IncompleteSearchError
+from cpqueens.errors import IncompleteSearchError, NotSupportedError
 
 if TYPE_CHECKING:
     from cpqueens.vocabulary.checks import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "python-constraint"
+#: The most row values (over all rows) the engine states: past it, refused at once.
+MAX_VALUES = 1 << 16
+
+
+def refuses(puzzle: RegionPuzzle) -> str | None:
+    """Why the engine will not search ``puzzle`` (too many row values to state), or None."""
+    total = puzzle.row_placements()
+    if total <= MAX_VALUES:
+        return None
+    return (
+        f"python-constraint states every row's star placements as its values, and this "
+        f"{puzzle.n}x{puzzle.n} puzzle with {puzzle.stars} star(s) has {total:,} of them, more "
+        f"than its {MAX_VALUES:,}: expected backend 'cpsat' (or 'auto')"
+    )
 
 
 def _domain(puzzle: RegionPuzzle, row: int) -> list[tuple[int, ...]]:
@@ -68,6 +82,8 @@ def _build(puzzle: RegionPuzzle, deadline: Deadline | None = None):  # type: ign
 
     problem = pc.Problem()
     for row in range(n):
+        if deadline is not None:
+            deadline.check()
         domain = _domain(puzzle, row)
         if not domain:
             return None
@@ -99,7 +115,13 @@ def search(
     A ``deadline`` is checked at every node: once it has passed,
     ``IncompleteSearchError``, with the solutions found by then.
     """
-    problem = _build(puzzle, deadline)
+    reason = refuses(puzzle)
+    if reason is not None:
+        raise NotSupportedError(reason)
+    try:
+        problem = _build(puzzle, deadline)
+    except IncompleteSearchError as error:
+        raise IncompleteSearchError(f"{error}; 0 solution(s) found by then") from None
     if problem is None:
         return 0, []
     total = 0

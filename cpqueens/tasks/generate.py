@@ -1,0 +1,373 @@
+"""Generating region puzzles: a random solution, regions grown around it, steered by deduction.
+
+Every puzzle starts from a random solution (``stars`` queens per row and
+column, none touching) and n connected regions grown at random around it,
+each holding ``stars`` of its queens. Then cells move between neighbouring
+regions (never a queen's cell, every region kept connected), and the
+player's rules (:mod:`cpqueens.tasks.deduce`) steer the moves:
+
+1. a move is kept when the rules up to the target level (groups of at most
+   :data:`GROUP` units in the level 3 rule) decide at least as
+   many cells as before (ties broken by how close the rows, columns and
+   regions are to their last cells), until those rules solve the grid, which
+   proves it has one solution and no other;
+2. for "medium" and "hard", moves that keep the grid solved at the target
+   level then wear down the level below (fewer cells decided), until it no
+   longer solves the grid: the puzzle needs exactly the target level.
+
+An attempt that stops improving for :data:`PATIENCE` moves starts afresh
+from a new solution. Without a difficulty the target is "hard" (any puzzle
+deduction alone solves); "needs search" keeps the older way, moving cells
+until a search finds one solution only (:func:`_make_unique`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from cpqueens.backends.bitmask import regions as regions_bitmask
+from cpqueens.tasks.deduce import Deducer
+from cpqueens.vocabulary.regions import Cell, RegionPuzzle
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.checks import Deadline
+
+#: Moves without progress before an attempt starts afresh.
+PATIENCE = 200
+#: The largest groups of the level 3 rule while steering (fewer rules, same soundness:
+#: a grid they solve, every rule solves; the rating afterwards uses them all).
+GROUP = 3
+LEVELS = {"easy": 1, "medium": 2, "hard": 3}
+LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
+
+
+def generate(
+    cls: Any,
+    size: int,
+    stars: int,
+    difficulty: str | None,
+    seed: int | None,
+    attempts: int,
+    deadline: Deadline | None,
+) -> tuple[Any, tuple[Cell, ...]]:
+    """A puzzle of type ``cls`` with one solution (rated ``difficulty``), and the solution.
+
+    The options are checked by the caller (``Puzzle.generate``). A grid too
+    small to hold the stars, or too large for the compiled search the
+    generator runs, is refused at once with a ValueError.
+    """
+    _check_room(size, stars)
+    if difficulty == "easy" and stars > 1:
+        raise ValueError(
+            f"no puzzle with {stars} stars (and no given queens) is easy: the last-cells rule "
+            f"needs a unit of exactly {stars} cells, and {stars} connected cells touch; "
+            "expected difficulty 'medium' or 'hard'"
+        )
+    free = cls(size, tuple((r,) * size for r in range(size)), stars=stars)
+    reason = regions_bitmask.refuses(free)
+    if reason is not None:
+        raise ValueError(f"cannot generate this puzzle: {reason.split(', and ')[-1]}")
+    if regions_bitmask.count(free, 1, deadline=deadline) == 0:
+        raise ValueError(
+            f"no {size}x{size} grid holds {stars} star(s) in every row and column with "
+            "none touching: expected a larger size"
+        )
+    rng = random.Random(seed)
+    for _ in range(attempts):
+        if deadline is not None:
+            deadline.check()
+        solution = _random_solution(size, stars, rng, deadline)
+        if solution is None:
+            continue
+        regions = _grow_regions(size, stars, solution, rng)
+        if regions is None:
+            continue
+        if difficulty == "needs search":
+            puzzle = _make_unique(cls, size, stars, regions, solution, rng, deadline)
+            if puzzle is None or _rating(puzzle, deadline) != "needs search":
+                continue
+        else:
+            target = LEVELS[difficulty] if difficulty is not None else 3
+            puzzle = _steered(
+                cls, size, stars, regions, solution, target, rng, deadline, difficulty is not None
+            )
+            if puzzle is None:
+                continue
+            rating = _rating(puzzle, deadline)
+            if difficulty is not None and rating != difficulty:
+                continue
+            # Solved by sound rules means one solution; the search confirms it.
+            assert regions_bitmask.count(puzzle, 2, deadline=deadline) == 1
+        return puzzle, tuple(sorted(solution))
+    raise ValueError(
+        f"no {size}x{size} puzzle with {stars} star(s)"
+        + (f" rated {difficulty!r}" if difficulty else "")
+        + f" in {attempts} attempt{'s' if attempts > 1 else ''}; try another seed or more attempts"
+    )
+
+
+def _check_room(n: int, k: int) -> None:
+    """Refuse at once a grid where k stars per row cannot stand, none touching.
+
+    Two neighbouring rows hold 2k stars, and no two may share or neighbour a
+    column: so 2k <= ceil(n / 2), n >= 4k - 1 (n >= 4k when n is even).
+    """
+    if n == 1:
+        return
+    least = 4 * k - 1  # odd: every even size from 4k holds too
+    if n < least:
+        raise ValueError(
+            f"no {n}x{n} grid holds {k} star(s) in every row and column with none touching "
+            f"(two neighbouring rows hold at most {(n + 1) // 2} stars, {2 * k} needed): "
+            f"expected a size of at least {least}"
+        )
+
+
+def _rating(puzzle: RegionPuzzle, deadline: Deadline | None) -> str:
+    """The difficulty of a puzzle with one solution: the deepest rule, or "needs search"."""
+    deducer = Deducer(puzzle, deadline, record=False)
+    deepest, solved = deducer.run()
+    return LEVEL_NAMES[deepest] if solved else "needs search"
+
+
+def _score(
+    cls: Any, n: int, k: int, regions: list[list[int]], level: int, deadline: Deadline | None
+) -> tuple[float, bool]:
+    """How far the rules up to ``level`` get on ``regions``, and whether they solve it.
+
+    The cells decided, plus for each unit still short of queens
+    1 / (1 + its unknown cells - the queens it needs): a unit one cell from
+    its last cells scores more than a wide one.
+    """
+    deducer = Deducer(
+        cls(n, regions, stars=k), deadline, max_level=level, record=False, max_group=GROUP
+    )
+    _, solved = deducer.run()
+    unknown = deducer.all & ~deducer.queens & ~deducer.crossed
+    near = 0.0
+    for i, unit in enumerate(deducer.units):
+        need = deducer.need(i)
+        if need > 0:
+            near += 1.0 / (1 + max(0, (unit & unknown).bit_count() - need))
+    return deducer.decided() + near, solved
+
+
+def _moves(
+    n: int, regions: list[list[int]], queens: set[Cell], rng: random.Random
+) -> Iterator[tuple[Cell, int]]:
+    """Random moves, each made on ``regions``: (the cell moved, the region it left)."""
+    while True:
+        cell = (rng.randrange(n), rng.randrange(n))
+        if cell in queens:
+            continue
+        g = regions[cell[0]][cell[1]]
+        into = [regions[r][c] for r, c in _neighbours(n, cell) if regions[r][c] != g]
+        if not into:
+            continue
+        regions[cell[0]][cell[1]] = rng.choice(into)
+        if not _connected(regions, g):
+            regions[cell[0]][cell[1]] = g
+            continue
+        yield cell, g
+
+
+def _steered(
+    cls: Any,
+    n: int,
+    k: int,
+    regions: list[list[int]],
+    solution: list[Cell],
+    level: int,
+    rng: random.Random,
+    deadline: Deadline | None,
+    exact: bool = True,
+) -> Any | None:
+    """Move cells until the rules up to ``level`` solve the grid; None if the moves stall.
+
+    ``exact``: then go on until the rules below ``level`` no longer solve it.
+    """
+    moves = _moves(n, regions, set(solution), rng)
+    best, solved = _score(cls, n, k, regions, level, deadline)
+    stale = 0
+    while not solved:  # 1. climb until the rules up to the level solve it
+        if stale >= PATIENCE:
+            return None
+        cell, left = next(moves)
+        score, solves = _score(cls, n, k, regions, level, deadline)
+        stale = 0 if score > best else stale + 1
+        if score >= best:
+            best, solved = score, solves
+        else:
+            regions[cell[0]][cell[1]] = left
+    if exact and level > 1:  # 2. keep it solved at the level; wear down the level below
+        lower, easier = _score(cls, n, k, regions, level - 1, deadline)
+        stale = 0
+        while easier:
+            if stale >= PATIENCE:
+                return None
+            cell, left = next(moves)
+            if not _score(cls, n, k, regions, level, deadline)[1]:
+                regions[cell[0]][cell[1]] = left
+                stale += 1
+                continue
+            score, solves = _score(cls, n, k, regions, level - 1, deadline)
+            stale = 0 if score < lower else stale + 1
+            if score <= lower:
+                lower, easier = score, solves
+            else:
+                regions[cell[0]][cell[1]] = left
+    return _renumbered(cls(n, regions, stars=k))
+
+
+def _random_solution(
+    n: int, k: int, rng: random.Random, deadline: Deadline | None = None
+) -> list[Cell] | None:
+    """Place k queens per row and column, none touching, at random; None if there is no way."""
+    free = RegionPuzzle(n, tuple((r,) * n for r in range(n)), stars=k)  # rows as regions
+    _, found = regions_bitmask.search(free, 1, keep=1, rng=rng, deadline=deadline)
+    return list(found[0]) if found else None
+
+
+def _neighbours(n: int, cell: Cell) -> Iterator[Cell]:
+    r, c = cell
+    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= rr < n and 0 <= cc < n:
+            yield rr, cc
+
+
+def _grow_regions(
+    n: int, k: int, solution: list[Cell], rng: random.Random
+) -> list[list[int]] | None:
+    """Grow n connected regions holding k of the queens each, at random; None if stuck.
+
+    Each region starts at one queen and, while it holds fewer than k, claims
+    the shortest path to the nearest unclaimed queen; then every region grows
+    in turn into the free cells next to it (even sizes).
+    """
+    queens = set(solution)
+    grid = [[-1] * n for _ in range(n)]
+    seeds = rng.sample(solution, n) if k > 1 else list(solution)
+    held = [1] * n
+    for g, (r, c) in enumerate(seeds):
+        grid[r][c] = g
+    hungry = [g for g in range(n) if held[g] < k]
+    while hungry:
+        g = rng.choice(hungry)
+        start = [(r, c) for r in range(n) for c in range(n) if grid[r][c] == g]
+        came: dict[Cell, Cell | None] = {cell: None for cell in start}
+        todo = list(start)
+        rng.shuffle(todo)
+        target = None
+        cell: Cell | None
+        while todo and target is None:
+            step = []
+            for cell in todo:
+                for x in _neighbours(n, cell):
+                    if x in came or grid[x[0]][x[1]] != -1:
+                        continue
+                    came[x] = cell
+                    if x in queens:
+                        target = x
+                        break
+                    step.append(x)
+                if target is not None:
+                    break
+            rng.shuffle(step)
+            todo = step
+        if target is None:
+            return None
+        cell = target
+        while cell is not None and grid[cell[0]][cell[1]] == -1:
+            grid[cell[0]][cell[1]] = g
+            cell = came[cell]
+        held[g] += 1
+        hungry = [g for g in range(n) if held[g] < k]
+    frontier = [[(r, c) for r in range(n) for c in range(n) if grid[r][c] == g] for g in range(n)]
+    left = sum(row.count(-1) for row in grid)
+    while left:
+        growing = [g for g in range(n) if frontier[g]]
+        if not growing:
+            return None
+        g = rng.choice(growing)  # each region grows as often as any other: even sizes
+        cell = rng.choice(frontier[g])
+        options = [x for x in _neighbours(n, cell) if grid[x[0]][x[1]] == -1]
+        if not options:
+            frontier[g].remove(cell)
+            continue
+        r, c = rng.choice(options)
+        grid[r][c] = g
+        frontier[g].append((r, c))
+        left -= 1
+    return grid
+
+
+def _make_unique(
+    cls: Any,
+    n: int,
+    k: int,
+    regions: list[list[int]],
+    solution: list[Cell],
+    rng: random.Random,
+    deadline: Deadline | None = None,
+    moves: int = 400,
+) -> Any | None:
+    """Move border cells between regions until only ``solution`` is left, or None."""
+    queens = set(solution)
+    limit = 64
+    puzzle = cls(n, regions, stars=k)
+    total, found = regions_bitmask.search(puzzle, limit, keep=2, deadline=deadline)
+    for _ in range(moves):
+        if total == 1:
+            return _renumbered(puzzle)
+        other = next((s for s in found if set(s) != queens), None)
+        targets = [x for x in other if x not in queens] if other else []
+        if targets and rng.random() < 0.8:
+            cell = rng.choice(targets)
+        else:
+            cell = (rng.randrange(n), rng.randrange(n))
+        if cell in queens:
+            continue
+        g = regions[cell[0]][cell[1]]
+        into = [regions[r][c] for r, c in _neighbours(n, cell) if regions[r][c] != g]
+        if not into:
+            continue
+        h = rng.choice(into)
+        regions[cell[0]][cell[1]] = h
+        if not _connected(regions, g):
+            regions[cell[0]][cell[1]] = g
+            continue
+        trial = cls(n, regions, stars=k)
+        count, witnesses = regions_bitmask.search(trial, limit, keep=2, deadline=deadline)
+        if count <= total:
+            puzzle, total, found = trial, count, witnesses
+        else:
+            regions[cell[0]][cell[1]] = g
+    return _renumbered(puzzle) if total == 1 else None
+
+
+def _renumbered(puzzle: Any) -> Any:
+    """The same puzzle with its regions numbered in order of first appearance, row by row."""
+    order: dict[int, int] = {}
+    for row in puzzle.regions:
+        for g in row:
+            order.setdefault(g, len(order))
+    regions = tuple(tuple(order[g] for g in row) for row in puzzle.regions)
+    return type(puzzle)(puzzle.n, regions, stars=puzzle.stars)
+
+
+def _connected(regions: list[list[int]], g: int) -> bool:
+    """Whether region ``g`` is one orthogonally connected piece."""
+    n = len(regions)
+    cells = {(r, c) for r in range(n) for c in range(n) if regions[r][c] == g}
+    if not cells:
+        return False
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
+    while todo:
+        for x in _neighbours(n, todo.pop()):
+            if x in cells and x not in seen:
+                seen.add(x)
+                todo.append(x)
+    return len(seen) == len(cells)
