@@ -338,8 +338,8 @@ class RegionPuzzle:
         lines; when there are several, errors name the puzzle and the line
         within it (``puzzle 2: line 3, column 4: ...``).
 
-        >>> [p.n for p in RegionPuzzle.loads_all("AB\nBB\n\nstars 1\nA")]
-        [2, 1]
+        >>> tuple(p.n for p in RegionPuzzle.loads_all("AB\nBB\n\nstars 1\nA"))
+        (2, 1)
         """
         if not isinstance(text, str):
             raise TypeError(f"a puzzle must be a str, got {type(text).__name__}")
