@@ -790,6 +790,7 @@ def test_generated_star_battle_10x10_needs_no_search(difficulty):
 
 
 @pytest.mark.parametrize(("n", "stars", "seeds"), [(7, 1, 8), (9, 1, 8), (11, 1, 4), (10, 2, 3)])
+@pytest.mark.slow
 def test_the_plain_python_search_answers_as_the_compiled_one(n, stars, seeds):
     from cpqueens.backends.bitmask import propagate as regions_propagate
     from cpqueens.backends.bitmask import regions as regions_bitmask
