@@ -74,7 +74,7 @@ def upper(problem: CellProblem) -> int | None:
 
     >>> from cpqueens.vocabulary.cells import CellBoard
     >>> upper(CellProblem(CellBoard(8, 8))), upper(CellProblem(CellBoard(5, 5), armies=2))
-    (8, 5)
+    (8, 10)
     """
     free = len(problem.board.free)
     if problem.size is not None:
