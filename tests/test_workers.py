@@ -12,7 +12,7 @@ import os
 import pytest
 
 import cpqueens
-import cpqueens.tasks.count as count_task
+import cpqueens.execution.pool as pool
 from cpqueens.strategies.planner import processes
 
 
@@ -38,7 +38,7 @@ def test_count_15_with_two_workers_starts_no_pool(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a pool was started for a short count")
 
-    monkeypatch.setattr(count_task, "local_pool", refuse)
+    monkeypatch.setattr(pool, "local_pool", refuse)  # the count imports it when it wants one
     assert cpqueens.model(15).count(workers=2) == 2279184  # A000170(15)
     assert cpqueens.model(12, blocked=[(0, 1)]).count(workers=2) == cpqueens.model(
         12, blocked=[(0, 1)]
