@@ -388,9 +388,9 @@ class Model(Problem):
     def minimize(self, backend: BackendName = DEFAULT_BACKEND, **options: Any) -> Optimum:
         """The smallest solution, proved optimal unless a limit ends it (options: ``maximize``).
 
-        >>> model(8, per_row=None, per_column=None, independent=False, dominating=True).minimize(
-        ...     symmetry=False).value
-        5
+        >>> model(6, per_row=None, per_column=None, independent=False, dominating=True).minimize(
+        ...     ).value  # the fewest queens covering 6x6 (A075458)
+        3
         """
         from cpqueens.tasks import optimise
 
