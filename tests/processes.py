@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import resource
+import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -50,6 +53,30 @@ def cpu_seconds(pid: int) -> float:
 def tree_cpu_seconds(pid: int) -> float:
     """The CPU time of ``pid`` and of its children (its worker processes) so far."""
     return cpu_seconds(pid) + sum(cpu_seconds(child) for child in children(pid))
+
+
+def _reaped_children_cpu() -> float:
+    """The CPU time of this process's children that have exited and been waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def stop(
+    job: subprocess.Popen, sent: signal.Signals = signal.SIGINT, timeout: float = 120
+) -> tuple[str, str, float]:
+    """Send ``sent`` to ``job``, wait for its end: its stdout, its stderr, and the CPU after.
+
+    The third value is the CPU time (user plus system) ``job`` and the workers it waited
+    for used between the signal and their exit: how much work the process did after it
+    was told to stop. Unlike seconds on the clock, it does not grow when other jobs load
+    the machine, so a test can demand "at once" by it. ``timeout`` only guards against a
+    process that never ends.
+    """
+    before = _reaped_children_cpu()
+    used = tree_cpu_seconds(job.pid)
+    job.send_signal(sent)
+    out, err = job.communicate(timeout=timeout)
+    return out, err, _reaped_children_cpu() - before - used
 
 
 def wait_gone(pids: list[int], timeout: float = 10.0) -> list[int]:

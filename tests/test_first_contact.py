@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
-from tests.processes import alive, children, tree_cpu_seconds, wait_for
+from tests.processes import alive, children, stop, tree_cpu_seconds, wait_for
 
 PACKAGE = Path(cpqueens.__file__).resolve().parent
 
@@ -114,7 +114,7 @@ def sigint_after_start(args: list[str], marker: str | None = None, wait: float =
     The signal goes once the process and its workers have used ``wait`` more seconds of CPU
     time (the clock runs on while a busy machine runs other work).
 
-    Return the exit code, stdout, stderr and the seconds from the signal to the exit.
+    Return the exit code, stdout, stderr and the CPU seconds it used after the signal.
     """
     job = subprocess.Popen(
         args, env=user_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -127,10 +127,8 @@ def sigint_after_start(args: list[str], marker: str | None = None, wait: float =
         assert wait_for(lambda: children(job.pid), timeout=120), "no worker process started"
     started = tree_cpu_seconds(job.pid)
     assert wait_for(lambda: tree_cpu_seconds(job.pid) >= started + wait, timeout=300)
-    job.send_signal(signal.SIGINT)
-    sent = time.monotonic()
-    out, err = job.communicate(timeout=60)
-    return job.returncode, out, err, time.monotonic() - sent
+    out, err, after = stop(job, signal.SIGINT)
+    return job.returncode, out, err, after
 
 
 NOTHING_SAVED = re.compile(
@@ -154,8 +152,9 @@ def test_ctrl_c_raises_count_interrupted_on_every_path(tmp_path, call):
     code = f"import cpqueens\ntry:\n    {call[:-1]}, {started}\n" + (
         "except cpqueens.CountInterrupted as stop:\n    print(stop)\n"
     )
-    returncode, out, err, _ = sigint_after_start([sys.executable, "-c", code], "go", 1.5)
+    returncode, out, err, after = sigint_after_start([sys.executable, "-c", code], "go", 1.5)
     assert (returncode, err) == (0, "")
+    assert after < 1.5  # CPU seconds after the signal: it stopped, it did not count on
     assert NOTHING_SAVED.fullmatch(out.strip()), out
 
 
@@ -184,10 +183,11 @@ def test_ctrl_c_stops_the_kernels_counting_in_this_process():
 
 @pytest.mark.slow
 def test_ctrl_c_on_the_cli_exits_130_with_one_line():
-    returncode, out, err, _ = sigint_after_start(
+    returncode, out, err, after = sigint_after_start(
         [str(Path(sys.executable).with_name("cpqueens")), "count", "19", "--workers", "1"]
     )
     assert (returncode, out) == (130, "")
+    assert after < 1.5  # CPU seconds after the signal, the worker's too
     assert err.startswith("cpqueens: ") and err.count("\n") == 1
     assert NOTHING_SAVED.fullmatch(err.removeprefix("cpqueens: ").strip()), err
 
@@ -260,11 +260,14 @@ def test_the_default_backend_is_the_fastest_exact_engine():
     )
 
 
-def read_terminal(master: int, job: subprocess.Popen, seconds: float) -> str:
-    """What ``job`` writes to its terminal in ``seconds`` (or until it exits)."""
+def read_terminal(master: int, job: subprocess.Popen, until: str, seconds: float = 300) -> str:
+    """What ``job`` writes to its terminal until it writes ``until`` (or exits, or hangs).
+
+    ``seconds`` only guards against a process that hangs: the reading ends on the event.
+    """
     seen = b""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and until.encode() not in seen:
         ready, _, _ = select.select([master], [], [], 0.1)
         if ready:
             try:
@@ -293,7 +296,7 @@ def test_a_long_count_shows_a_bar_on_a_terminal(args):
     )  # fmt: skip
     os.close(terminal)
     try:
-        drawn = read_terminal(master, job, 8)
+        drawn = read_terminal(master, job, until="subproblem")
     finally:
         job.kill()
         job.communicate()

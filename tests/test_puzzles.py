@@ -174,10 +174,8 @@ ROWS_14 = Puzzle(14, tuple((r,) * 14 for r in range(14)), stars=3)
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_time_limit_ends_a_huge_count(engine):
-    start = time.monotonic()
-    with pytest.raises(cpqueens.IncompleteSearchError) as caught:
+    with pytest.raises(cpqueens.IncompleteSearchError) as caught:  # billions: not to the end
         ROWS_14.count(backend=engine, time_limit=0.3)
-    assert time.monotonic() - start < 30  # stopped, not run to the end
     message = str(caught.value)
     assert message.startswith("the time limit of 0.3 s ended the search before it was complete; ")
     assert message.endswith(" solution(s) found by then")
@@ -708,10 +706,10 @@ def test_several_puzzles_read_as_a_batch_or_refused_naming_json_arrays():
     ],
 )
 def test_bad_files_are_refused_at_once(text, message):
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(ValueError, match=re.escape(message)):
         Puzzle.loads(text)
-    assert time.perf_counter() - start < 30  # no 5000-cell row is read whole
+    assert time.process_time() - start < 30  # CPU seconds: no 5000-cell row is read whole
 
 
 def test_row_placements_are_counted_not_listed():
