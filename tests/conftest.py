@@ -2,7 +2,9 @@
 
 The suite has two tiers: ``python -m pytest`` runs every test; ``python -m pytest -m
 "not slow"`` leaves out the tests marked ``slow`` (over ~2 s each). A doctest cannot carry
-a marker, so the slow ones are named in ``SLOW_DOCTESTS``.
+a marker, so the slow ones are named in ``SLOW_DOCTESTS``. Both tiers run one test process
+per core (pytest-xdist, ``addopts`` in pyproject.toml), so no test may rely on having the
+machine to itself: "at once" is measured in CPU seconds, waits are for events.
 """
 
 from __future__ import annotations
