@@ -358,6 +358,24 @@ def grid_of_rows(n: int, stars: int) -> str:
     return f"stars {stars}\n" + "\n".join(symbols[r] * n for r in range(n)) + "\n"
 
 
+@pytest.mark.parametrize("verb", ["count", "solve", "check", "explain", "hint"])
+def test_rows_too_crowded_answer_no_solution_at_once(tmp_path, verb):
+    # 31 stars in each of 62 columns' rows: two neighbouring rows hold 31 at most, need 62
+    (tmp_path / "big.txt").write_text(grid_of_rows(62, 31))
+    result = run(verb, "big.txt", cwd=tmp_path)
+    expected = {
+        "count": (0, "0\n", ""),
+        "solve": (1, "", "cpqueens: no solution\n"),
+        "check": (1, "not unique: no solution\n", ""),
+        "hint": (1, "", "cpqueens: error: the puzzle has no solution\n"),
+    }
+    if verb == "explain":
+        assert result.returncode == 1 and "but need 62" in result.stdout
+        assert "difficulty: no solution" in result.stdout
+    else:
+        assert (result.returncode, result.stdout, result.stderr) == expected[verb]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("n", "stars"), [(30, 6), (62, 15), (62, 31)])
 @pytest.mark.parametrize("verb", ["count", "solve", "check", "explain"])

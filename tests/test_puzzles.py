@@ -872,3 +872,28 @@ def test_a_model_with_regions_agrees_on_both_paths():
         with kernel_only():
             assert m.count(backend="bitmask") == len(expected)
             assert [s.columns for s in m.solutions(backend="bitmask")] == columns
+
+
+@pytest.mark.parametrize(("n", "stars"), [(2, 1), (5, 2), (6, 2), (7, 3)])
+def test_rows_too_crowded_for_their_stars_have_no_solution_by_every_verb(n, stars):
+    """Two neighbouring rows hold ceil(n/2) stars at most: the oracle finds none either."""
+    rng = random.Random(n * 10 + stars)
+    puzzle = Puzzle(n, random_regions(n, rng), stars=stars)
+    assert puzzle.crowded()
+    assert oracle(n, puzzle.regions, stars) == []
+    assert (puzzle.count(), puzzle.solutions(), puzzle.solve()) == (0, [], None)
+    assert puzzle.check() == (False, []) and puzzle.rate() == "no solution"
+    explanation = puzzle.explain()
+    assert explanation.difficulty == "no solution"
+    assert explanation.steps[0].text == (
+        f"two neighbouring rows hold at most {(n + 1) // 2} stars, none touching "
+        f"(one in each 2x2 block), but need {2 * stars}"
+    )
+    with pytest.raises(ValueError, match=r"^the puzzle has no solution$"):
+        puzzle.hint()
+
+
+def test_the_star_bound_is_tight_where_puzzles_are_played():
+    # 10x10 two stars and 14x14 three stars: 4 <= 5 and 6 <= 7, so not crowded
+    assert not Puzzle.generate(10, stars=2, seed=4)[0].crowded()
+    assert not Puzzle(14, tuple((r,) * 14 for r in range(14)), stars=3).crowded()

@@ -453,6 +453,17 @@ class Deducer:
         first = len(self.steps)
         deepest = 1
         n = self.n
+        if self.p.crowded():
+            self.steps.append(
+                Step(
+                    "rows",
+                    1,
+                    f"two neighbouring rows hold at most {(n + 1) // 2} stars, none touching "
+                    f"(one in each 2x2 block), but need {2 * self.k}",
+                )
+            )
+            self.contradiction = True
+            return deepest, False
         while not self.contradiction and self.broken(self.queens, self.crossed) is None:
             self.tick()
             if self.queens.bit_count() == n * self.k:

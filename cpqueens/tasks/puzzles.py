@@ -148,6 +148,8 @@ class Puzzle(RegionPuzzle):
         """
         limit = _check_limit(limit)
         deadline = _clock(time_limit)
+        if self.crowded():
+            return 0
         return int(_engine(backend, self).count(self, limit, deadline=deadline))
 
     def solutions(
@@ -164,6 +166,8 @@ class Puzzle(RegionPuzzle):
     def _solutions(
         self, limit: int | None, backend: BackendName, deadline: Deadline | None
     ) -> list[tuple[Cell, ...]]:
+        if self.crowded():
+            return []
         found = _engine(backend, self).solutions(self, limit, deadline=deadline)
         for queens in found:
             self._verify(queens)

@@ -406,6 +406,20 @@ class RegionPuzzle:
 
     # -- questions -------------------------------------------------------------
 
+    def crowded(self) -> bool:
+        """Whether two neighbouring rows cannot hold their stars, none touching: no solution.
+
+        Two neighbouring rows split into ceil(n/2) blocks of 2x2 cells (2x1 at
+        the end of an odd row); stars that do not touch leave one at most in
+        each, so two rows hold at most ceil(n/2) stars and need 2k.
+
+        >>> RegionPuzzle(6, tuple((r,) * 6 for r in range(6)), stars=2).crowded()
+        True
+        >>> RegionPuzzle(8, tuple((r,) * 8 for r in range(8)), stars=2).crowded()
+        False
+        """
+        return self.n >= 2 and 2 * self.stars > (self.n + 1) // 2
+
     def row_placements(self) -> int:
         """How many ways rows can hold their stars, summed over the rows (regions aside).
 
