@@ -794,7 +794,7 @@ examples:
   cpqueens puzzle check queens.txt --format json  {"unique": true, "solutions": [[[0, 2], ...]]}
   cpqueens puzzle count queens.txt                the exact number of solutions
   cpqueens puzzle explain queens.txt              a player's deduction steps and the difficulty
-  cpqueens puzzle hint queens.txt --with-queens 1,0   the next deduction only
+  cpqueens puzzle hint queens.txt --queens 1,0 --crossed 0,0 0,1   the next deduction only
   cpqueens puzzle verify queens.txt --queens 0,2 1,0 2,3 3,1 4,4   the rules an answer breaks
   cpqueens puzzle new --size 9 --difficulty hard --seed 7 --format json
   cpqueens puzzle count big.txt --time-limit 10   an error, not a number, past 10 s
@@ -886,10 +886,14 @@ def add_puzzle_commands(commands: Any) -> None:
     explain.add_argument("--format", choices=("text", "json"), default="text")
     explain.set_defaults(run=run_puzzle_explain)
     hint = verbs.add_parser("hint", help="print the next deduction only", **shared)
-    add_file(hint, backend=False, queens=False)
+    add_file(hint, backend=False)
     hint.add_argument(
-        "--with-queens", metavar="R,C", type=cell, nargs="+", default=[],
+        "--queens", metavar="R,C", type=cell, nargs="+", default=[],
         help="the queens placed so far (0-based row, column)",
+    )  # fmt: skip
+    hint.add_argument(
+        "--crossed", metavar="R,C", type=cell, nargs="+", default=[],
+        help="the cells crossed out so far (0-based row, column)",
     )  # fmt: skip
     hint.add_argument("--format", choices=("text", "json"), default="text")
     hint.set_defaults(run=run_puzzle_hint)
@@ -928,7 +932,7 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
     from cpqueens.tasks.puzzles import Puzzle
 
     path = args.file
-    shot_queens = args.with_queens is True  # hint's --with-queens is a list of cells instead
+    shot_queens = getattr(args, "with_queens", False)
     name = "<stdin>" if path == "-" else repr(path)
     try:
         if path == "-":
@@ -1108,7 +1112,7 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
 def run_puzzle_hint(args: argparse.Namespace) -> int:
     """``cpqueens puzzle hint``: the next deduction for the queens placed so far."""
     puzzle = read_puzzle(args)
-    step = puzzle.hint(args.with_queens, time_limit=args.time_limit)
+    step = puzzle.hint(args.queens, crossed=args.crossed, time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps(None if step is None else step.to_json()))
     else:

@@ -308,11 +308,15 @@ def test_hint_prints_the_next_deduction_only(folder):
     assert (first.returncode, first.stdout) == (
         0, "(1, 0) is the last cell left in region B: a queen there\n"
     )  # fmt: skip
-    after = run("hint", "queens.txt", "--with-queens", "1,0", "--format", "json", cwd=folder)
+    after = run("hint", "queens.txt", "--queens", "1,0", "--format", "json", cwd=folder)
     assert json.loads(after.stdout)["queens"] == [[0, 2]]
-    wrong = run("hint", "queens.txt", "--with-queens", "0,0", cwd=folder)
+    wrong = run("hint", "queens.txt", "--queens", "0,0", cwd=folder)
     assert (wrong.returncode, wrong.stderr) == (
         1, "cpqueens: error: no solution holds your queen (0, 0)\n"
+    )  # fmt: skip
+    cross = run("hint", "queens.txt", "--crossed", "1,0", cwd=folder)
+    assert (cross.returncode, cross.stderr) == (
+        1, "cpqueens: error: the solution has a queen on your crossed cell (1, 0)\n"
     )  # fmt: skip
 
 

@@ -897,3 +897,23 @@ def test_the_star_bound_is_tight_where_puzzles_are_played():
     # 10x10 two stars and 14x14 three stars: 4 <= 5 and 6 <= 7, so not crowded
     assert not Puzzle.generate(10, stars=2, seed=4)[0].crowded()
     assert not Puzzle(14, tuple((r,) * 14 for r in range(14)), stars=3).crowded()
+
+
+def test_a_hint_takes_the_players_crosses_and_is_always_news():
+    puzzle, solution = Puzzle.generate(8, seed=5)
+    queens: set = set()
+    crossed: set = set()
+    for step in puzzle.explain().steps:  # the player follows the explanation step by step
+        hint = puzzle.hint(sorted(queens), crossed=sorted(crossed))
+        assert hint is not None
+        assert not (set(hint.queens) <= queens and set(hint.crossed) <= crossed), hint
+        queens |= set(step.queens)
+        crossed |= set(step.crossed)
+    assert puzzle.hint(sorted(queens), crossed=sorted(crossed)) is None
+    r, c = solution[0]
+    with pytest.raises(
+        ValueError, match=rf"^the solution has a queen on your crossed cell \({r}, {c}\)$"
+    ):
+        puzzle.hint(crossed=[(r, c)])
+    with pytest.raises(ValueError, match=r"your crossed cells: cell \[8, 0\] is off the 8x8"):
+        puzzle.hint(crossed=[(8, 0)])

@@ -147,7 +147,8 @@ def _board(n: int, diagonals: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
 class Deducer:
     """A player's grid: cells unknown, queen or crossed out; rules applied lowest level first.
 
-    ``player`` are queens a player has placed (after the givens);
+    ``player`` are queens a player has placed (after the givens), ``crossed``
+    the cells a player has crossed out;
     ``max_level`` the deepest rule tried (1 easy .. 3 hard); ``record=False``
     keeps no words (the generator's fast path); ``max_group`` caps the
     groups of the level 3 rule (default n // 2: every size that can claim
@@ -162,11 +163,13 @@ class Deducer:
         max_level: int = 3,
         record: bool = True,
         max_group: int | None = None,
+        crossed: tuple[Cell, ...] = (),
     ) -> None:
         """Set up the units and the empty grid."""
         self.p = puzzle
         self.deadline = deadline
         self.player = player
+        self.player_crossed = crossed
         self.max_level = max_level
         self.recording = record
         self.max_group = max(1, puzzle.n // 2) if max_group is None else max_group
@@ -271,6 +274,15 @@ class Deducer:
                 "blocked", 1, f"{len(self.p.blocked)} blocked cell(s) are crossed out",
                 crossed=self.crossed,
             )  # fmt: skip
+        yours = 0
+        for r, c in self.player_crossed:
+            yours |= 1 << (r * n + c)
+        if yours & ~self.crossed:
+            self.record(
+                "your crosses", 1, f"{(yours & ~self.crossed).bit_count()} cell(s) you crossed out",
+                crossed=yours & ~self.crossed,
+            )  # fmt: skip
+            self.crossed |= yours
         placing = [(cell, "given", "the given queen") for cell in self.p.queens]
         placing += [(cell, "yours", "your queen") for cell in self.player]
         for (r, c), rule, whose in placing:

@@ -38,7 +38,7 @@ from cpqueens.tasks import generate, screenshots
 from cpqueens.tasks.deduce import Deducer, Step, name
 from cpqueens.vocabulary import region_drawing
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
-from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle
+from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle, cells_of
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
 #: What :meth:`Puzzle.rate` and :meth:`Puzzle.explain` say: a difficulty, or why there is none.
@@ -251,16 +251,25 @@ class Puzzle(RegionPuzzle):
         steps.append(Step("search", 4, f"the rules stop here; the puzzle has {why}"))
         return Explanation(tuple(steps), verdict, queens, self)
 
-    def hint(self, queens: Iterable[Cell] = (), *, time_limit: float | None = None) -> Step | None:
-        """The next deduction for a player who has placed ``queens``: one :class:`Step`.
+    def hint(
+        self,
+        queens: Iterable[Cell] = (),
+        *,
+        crossed: Iterable[Cell] = (),
+        time_limit: float | None = None,
+    ) -> Step | None:
+        """The next deduction for a player who has placed ``queens`` and crossed out ``crossed``.
 
-        From the same rules as :meth:`explain`, easiest first; when the rules
-        stop, the step names one queen that search places. None when every
-        queen is placed. A ValueError when no solution holds ``queens`` (one
-        of them is wrong), or when the puzzle has no solution or several.
+        One :class:`Step`, from the same rules as :meth:`explain`, easiest
+        first, past what the player has done (a step that would only cross
+        out cells already crossed is not news); when the rules stop, the step
+        names one queen that search places. None when every queen is placed.
+        A ValueError when no solution holds ``queens`` or ``crossed`` (a queen
+        or a cross is wrong), or when the puzzle has no solution or several.
         """
         deadline = _clock(time_limit)
         mine = _player(self, queens)
+        crosses = cells_of(crossed, self.n, "your crossed cells")
         found = self._solutions(2, "auto", deadline)
         if len(found) != 1:
             raise ValueError(
@@ -275,9 +284,17 @@ class Puzzle(RegionPuzzle):
                 + ("s " if len(wrong) > 1 else " ")
                 + ", ".join(name(cell) for cell in wrong)
             )
-        deducer = Deducer(self, deadline, mine)
+        wrong = [cell for cell in crosses if cell in found[0]]
+        if wrong:
+            raise ValueError(
+                "the solution has a queen on your crossed cell"
+                + ("s " if len(wrong) > 1 else " ")
+                + ", ".join(name(cell) for cell in wrong)
+            )
+        deducer = Deducer(self, deadline, mine, crossed=crosses)
         deducer.run(steps=1)
-        fresh = [step for step in deducer.steps if step.rule not in ("blocked", "given", "yours")]
+        done = ("blocked", "given", "yours", "your crosses")
+        fresh = [step for step in deducer.steps if step.rule not in done]
         if fresh:
             return fresh[0]
         placed = set(deducer.placed())
@@ -474,7 +491,5 @@ def _player(
     puzzle: RegionPuzzle, queens: Iterable[Cell], given_ok: bool = False
 ) -> tuple[Cell, ...]:
     """A player's queens checked: (row, col) pairs on the grid, sorted, the givens left out."""
-    from cpqueens.vocabulary.regions import cells_of
-
     cells = cells_of(queens, puzzle.n, "your queens")
     return cells if given_ok else tuple(cell for cell in cells if cell not in set(puzzle.queens))
