@@ -105,7 +105,7 @@ def test_the_kernels_never_write_into_the_installed_package(tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (0, f"365596 {expected}\n", "")
     assert set(PACKAGE.rglob("*.nb[ic]")) - before == set()
     written = {path.name.split("-")[0] for path in cache.rglob("*.nbi")}
-    assert {"placements.count_placements", "classes._weighed_leaves"} <= written
+    assert {"placements.count_placements_in", "classes._weighed_leaves"} <= written
 
 
 def sigint_after_start(args: list[str], marker: str | None = None, wait: float = 1.0):

@@ -61,21 +61,21 @@ def _share(ties):
 
 
 @kernel()
-def _weighed_leaves(allowed, marks, bottom):
+def _weighed_leaves(allowed, marks, bottom, ties, stack):
     """The placements on per-row ``allowed`` masks, each weighed 12 / k: their sum.
 
     k is 1 + the number of other edges tying with row 0: the queens standing
     on ``marks`` cells (per row, the last row's ignored), plus one if the last
     row's queen is in ``bottom``. With no marks and no bottom the sum is 12
     times the number of placements. The last nine rows are unrolled unless
-    row n - 2 holds marks (then the search is tiny).
+    row n - 2 holds marks (then the search is tiny). ``ties`` (n zeros: per row,
+    the tying edge cells taken so far) and ``stack`` (n x 4) are its scratch,
+    made by the caller (see :func:`scratch`).
     """
     n = allowed.shape[0]
     last = n - 1
     full = (_ONE << np.uint64(n)) - _ONE
     twelfths = np.int64(0)
-    ties = np.zeros(n, np.uint64)  # per row: the tying edge cells taken so far
-    stack = np.empty((n, 4), dtype=np.uint64)
     free = allowed[0]
     c = _ZERO
     d = _ZERO
@@ -228,20 +228,19 @@ def _weighed_leaves(allowed, marks, bottom):
 
 
 @kernel()
-def _weighed_hits(allowed, marks, bottom, cellw):
+def _weighed_hits(allowed, marks, bottom, cellw, sums, ties, stack):
     """:func:`_weighed_leaves`'s sum, and the sum of each leaf's weight times its queens' ``cellw``.
 
     ``cellw[r, c]`` is an integer per cell; a leaf's queens add theirs up. Both
-    sums come back: (weights, weights times cell sums).
+    sums come back: (weights, weights times cell sums). ``sums`` (n zeros: per
+    row, the cell weights of the queens above), ``ties`` and ``stack`` are its
+    scratch, as :func:`_weighed_leaves`'s.
     """
     n = allowed.shape[0]
     last = n - 1
     full = (_ONE << np.uint64(n)) - _ONE
     twelfths = np.int64(0)
     hits = np.int64(0)
-    sums = np.zeros(n, np.int64)  # per row: the cell weights of the queens above
-    ties = np.zeros(n, np.uint64)  # per row: the tying edge cells taken so far
-    stack = np.empty((n, 4), dtype=np.uint64)
     free = allowed[0]
     c = _ZERO
     d = _ZERO
@@ -489,6 +488,16 @@ def _turn_fixed(n, rows):
     return fixed180, fixed90
 
 
+def scratch(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The weighed searches' scratch for n rows: ties (zeros) and the stack.
+
+    Made here, in Python, rather than inside the kernels: an array made in a
+    kernel makes numba import its array implementation (some 0.06 s) when the
+    kernel is loaded from the cache, a fresh process's first count.
+    """
+    return np.zeros(n, np.uint64), np.empty((n, 4), np.uint64)
+
+
 def _masks(n: int, distance: int, row1: int, row2: int) -> np.ndarray:
     """Each row's columns when row 0's queen is the farthest edge queen, at column ``distance``.
 
@@ -536,7 +545,7 @@ def count_piece(
     marks = np.zeros(n, np.uint64)  # edge-column queens as far from a corner as row 0's
     marks[distance] = marks[far] = 1 | (1 << (n - 1))
     bottom = np.uint64((1 << distance) | (1 << far))
-    twelfths = _weighed_leaves(_masks(n, distance, row1, row2) & board, marks, bottom)
+    twelfths = _weighed_leaves(_masks(n, distance, row1, row2) & board, marks, bottom, *scratch(n))
     return 2 * int(twelfths)
 
 
@@ -587,5 +596,7 @@ def count_less_holes(
     marks = np.zeros(n, np.uint64)
     marks[distance] = marks[far] = 1 | (1 << (n - 1))
     bottom = np.uint64((1 << distance) | (1 << far))
-    twelfths, hits = _weighed_hits(_masks(n, distance, row1, row2), marks, bottom, cellw)
+    sums = np.zeros(n, np.int64)
+    masks = _masks(n, distance, row1, row2)
+    twelfths, hits = _weighed_hits(masks, marks, bottom, cellw, sums, *scratch(n))
     return 2 * (8 * int(twelfths) - int(hits))
