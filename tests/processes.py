@@ -7,8 +7,13 @@ import os
 import resource
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
+
+#: Where the CLI and example processes start: outside the repository, as a user's would, so
+#: that the package is imported as installed (or from PYTHONPATH), never from the folder.
+OUTSIDE = Path(tempfile.gettempdir())
 
 
 def _stat(pid: int) -> list[str] | None:

@@ -16,7 +16,7 @@ import cpqueens
 from cpqueens.execution.checkpoint import content_digest, describe
 from cpqueens.strategies.symmetry import count_subproblem, subproblems
 from tests import checkpoint_job, oracle
-from tests.processes import children, environment, finished, wait_for, wait_gone
+from tests.processes import OUTSIDE, children, environment, finished, wait_for, wait_gone
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "cpqueens"]
@@ -155,7 +155,7 @@ def test_the_cli_refuses_another_models_checkpoint_in_one_line(tmp_path):
         [*CLI, "count", "7", "--backend", "bitmask", "--checkpoint", str(path)],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=OUTSIDE,
         timeout=60,
     )
     assert run.returncode == 1
@@ -171,7 +171,7 @@ def test_the_cli_refuses_another_models_checkpoint_in_one_line(tmp_path):
 def test_sigkill_then_resume_counts_no_finished_subproblem_twice(tmp_path):
     path, log1, log2 = tmp_path / "job.json", tmp_path / "run1.log", tmp_path / "run2.log"
     command = [sys.executable, "-m", "tests.checkpoint_job", str(path)]
-    job = subprocess.Popen([*command, str(log1)], cwd=ROOT, env=environment())
+    job = subprocess.Popen([*command, str(log1)], cwd=OUTSIDE, env=environment())
     try:
         assert wait_for(lambda: len(finished(path)) >= 6, timeout=60)
     finally:
@@ -182,7 +182,7 @@ def test_sigkill_then_resume_counts_no_finished_subproblem_twice(tmp_path):
     assert 6 <= len(snapshot) < data["subproblems"], "the job ended before it could be killed"
 
     resumed = subprocess.run(
-        [*command, str(log2)], cwd=ROOT, env=environment(), capture_output=True, text=True
+        [*command, str(log2)], cwd=OUTSIDE, env=environment(), capture_output=True, text=True
     )
     assert resumed.returncode == 0, resumed.stderr
     model = checkpoint_job.MODEL
@@ -213,7 +213,7 @@ def start_and_wait_for_progress(path: Path) -> tuple[subprocess.Popen, list[int]
     """Start the CLI count, wait until a few subproblems are saved; return it and its children."""
     job = subprocess.Popen(
         cli_count(path),
-        cwd=ROOT,
+        cwd=OUTSIDE,
         env=environment(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -238,7 +238,7 @@ def test_the_cli_resumes_after_sigkill_and_its_workers_exit(tmp_path):
     assert wait_gone(workers) == []  # the pool's workers notice the driver died
 
     resumed = subprocess.run(
-        cli_count(path), cwd=ROOT, env=environment(), capture_output=True, text=True
+        cli_count(path), cwd=OUTSIDE, env=environment(), capture_output=True, text=True
     )
     expected = SLOW.count("bitmask", workers=1)
     assert (resumed.returncode, resumed.stdout, resumed.stderr) == (0, f"{expected}\n", "")

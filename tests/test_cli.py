@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import cpqueens
+from tests.processes import OUTSIDE
 
 from . import oracle
 
@@ -35,7 +36,7 @@ def run(*args: str, stdin: str | bytes = "", prelude: str = "") -> subprocess.Co
         command = [sys.executable, "-c", f"{prelude}\n{call}"]
     data = stdin.encode() if isinstance(stdin, str) else stdin
     result = subprocess.run(
-        command, input=data, capture_output=True, cwd=ROOT, env=env, timeout=120
+        command, input=data, capture_output=True, cwd=OUTSIDE, env=env, timeout=120
     )
     out, err = result.stdout.decode(), result.stderr.decode()
     return subprocess.CompletedProcess(command, result.returncode, out, err)

@@ -14,7 +14,7 @@ from cpqueens.strategies.split import subproblems
 from cpqueens.strategies.symmetry import split_depth
 from cpqueens.tasks.count import executor_workers
 from tests import oracle
-from tests.processes import environment, finished
+from tests.processes import OUTSIDE, environment, finished
 
 distributed = pytest.importorskip("distributed")
 
@@ -113,7 +113,7 @@ def test_the_cli_counts_on_the_scheduler(cluster):
         [*CLI, "count", "7", "--colours", "2", "--backend", "bitmask", "--scheduler", address],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=OUTSIDE,
         env=environment(),
         timeout=120,
     )
@@ -126,7 +126,7 @@ def test_the_cli_refuses_workers_with_a_scheduler(cluster):
         [*CLI, "count", "7", "--workers", "2", "--scheduler", cluster.scheduler_address],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=OUTSIDE,
         timeout=120,
     )
     assert (run.returncode, run.stdout) == (1, "")
@@ -168,7 +168,7 @@ def test_the_cli_leaves_the_cluster_quietly_while_a_result_is_in_transit(cluster
         [sys.executable, "-c", LEAVE_MID_TRANSFER, cluster.scheduler_address],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=OUTSIDE,
         env=environment(),
         timeout=120,
     )
@@ -192,7 +192,7 @@ def test_ctrl_c_cancels_the_clusters_tasks_and_the_same_command_resumes(cluster,
     command += ["--checkpoint", str(path)]
     command += ["--scheduler", cluster.scheduler_address]
     job = subprocess.Popen(
-        command, cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        command, cwd=OUTSIDE, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     if not wait_for(lambda: len(finished(path)) >= 2, timeout=120):
         job.kill()
@@ -210,7 +210,9 @@ def test_ctrl_c_cancels_the_clusters_tasks_and_the_same_command_resumes(cluster,
         # nothing of the interrupted count is left (the scheduler forgets the keys soon after)
         assert wait_for(lambda: keys(client) - before == set(), timeout=120), keys(client) - before
 
-    resumed = subprocess.run(command, cwd=ROOT, env=environment(), capture_output=True, text=True)
+    resumed = subprocess.run(
+        command, cwd=OUTSIDE, env=environment(), capture_output=True, text=True
+    )
     expected = cpqueens.model(14, placed=[(7, 3)]).count("bitmask", workers=1)
     assert (resumed.returncode, resumed.stdout, resumed.stderr) == (0, f"{expected}\n", "")
     done = finished(path)

@@ -17,6 +17,7 @@ import pytest
 
 import cpqueens
 from cpqueens import Board
+from tests.processes import OUTSIDE
 
 ROOT = Path(__file__).resolve().parent.parent
 RNG_SEED = 2553
@@ -29,7 +30,7 @@ def run(example: str, stdin: str, *args: str) -> str:
         input=stdin,
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=OUTSIDE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         timeout=120,
     )

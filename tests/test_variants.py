@@ -16,6 +16,7 @@ import cpqueens
 from cpqueens.vocabulary.constraints import BOARD_SYMMETRIES, KnightMoves, Toroidal
 from cpqueens.vocabulary.geometry import image
 from tests import oracle
+from tests.processes import OUTSIDE
 
 #: A051906: toroidal n-queens solutions, n = 1..13.
 TOROIDAL = {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 12: 0, 13: 4524}
@@ -150,7 +151,7 @@ def run_example(name, *args):
         [sys.executable, str(ROOT / "examples" / f"{name}.py"), *args],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=OUTSIDE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         timeout=120,
         check=False,
