@@ -635,21 +635,21 @@ def model(
             )
         return _cell_model(
             n,
-            blocked,
-            placed,
-            toroidal,
-            knight,
-            diagonals,
-            regions,
-            no_touch,
-            per_row,
-            per_column,
-            per_region,
-            attack,
-            armies,
-            independent,
-            dominating,
-            columns,
+            blocked=blocked,
+            placed=placed,
+            toroidal=toroidal,
+            knight=knight,
+            diagonals=diagonals,
+            regions=regions,
+            no_touch=no_touch,
+            per_row=per_row,
+            per_column=per_column,
+            per_region=per_region,
+            attack=attack,
+            armies=armies,
+            independent=independent,
+            dominating=dominating,
+            columns=columns,
         )
     if attack != "queen":
         diagonals, no_touch = False, no_touch or attack == "king"
@@ -800,23 +800,24 @@ def _cell_level(
 
 def _cell_model(
     n: int | Board,
-    blocked: Iterable[Cell],
-    placed: Iterable[Any],
-    toroidal: bool,
-    knight: bool,
-    diagonals: bool,
-    regions: Sequence[Sequence[int]] | None,
-    no_touch: bool,
-    per_row: int | None,
-    per_column: int | None,
-    per_region: int | None,
-    attack: Attack,
-    armies: int,
-    independent: bool,
-    dominating: bool,
-    columns: int | None,
+    *,
+    blocked: Iterable[Cell] = (),
+    placed: Iterable[Any] = (),
+    toroidal: bool = False,
+    knight: bool = False,
+    diagonals: bool = True,
+    regions: Sequence[Sequence[int]] | None = None,
+    no_touch: bool = False,
+    per_row: int | None = 1,
+    per_column: int | None = 1,
+    per_region: int | None = None,
+    attack: Attack = "queen",
+    armies: int = 1,
+    independent: bool = True,
+    dominating: bool = False,
+    columns: int | None = None,
 ) -> Model:
-    """A statement at the cell level: its ``CellProblem`` in a ``Model``."""
+    """A statement at the cell level: its ``CellProblem`` in a ``Model``, by model()'s keywords."""
     from cpqueens.vocabulary.cells import CellBoard, CellProblem  # loaded for cell statements
 
     for flag, name in ((diagonals, "diagonals"), (no_touch, "no_touch")):
@@ -878,21 +879,13 @@ def _star_puzzle(
     k = puzzle.stars
     return _cell_model(
         puzzle.n,
-        (*puzzle.blocked, *blocked),
-        (*puzzle.queens, *placed),
-        False,
-        False,
-        True,
-        puzzle.regions,
-        False,
-        k,
-        k,
-        k if per_region is None else per_region,  # type: ignore[arg-type]
-        "queen" if puzzle.diagonals else "king",  # queens' lines hold no two touching
-        1,
-        True,
-        False,
-        None,
+        blocked=(*puzzle.blocked, *blocked),
+        placed=(*puzzle.queens, *placed),
+        regions=puzzle.regions,
+        per_row=k,
+        per_column=k,
+        per_region=k if per_region is None else per_region,  # type: ignore[arg-type]
+        attack="queen" if puzzle.diagonals else "king",  # queens' lines hold no two touching
     )
 
 
@@ -997,21 +990,19 @@ def cells(
         raise ValueError(f"attack must be one of 'queen', 'rook', 'king', got {attack!r}")
     return _cell_model(
         n,
-        blocked,
-        placed,
-        toroidal,
-        knight,
-        True,
-        regions,
-        False,
-        per_row,
-        per_column,
-        per_region,
-        attack,
-        armies,
-        independent,
-        dominating,
-        m,
+        blocked=blocked,
+        placed=placed,
+        toroidal=toroidal,
+        knight=knight,
+        regions=regions,
+        per_row=per_row,
+        per_column=per_column,
+        per_region=per_region,
+        attack=attack,
+        armies=armies,
+        independent=independent,
+        dominating=dominating,
+        columns=m,
     )
 
 
