@@ -208,16 +208,14 @@ def _steered(
             if stale >= PATIENCE:
                 return None
             cell, left = next(moves)
-            if not _score(cls, n, k, regions, level, deadline)[1]:
+            # The level below first: its rules run faster, and most moves fail it.
+            score, solves = _score(cls, n, k, regions, level - 1, deadline)
+            if score > lower or not _score(cls, n, k, regions, level, deadline)[1]:
                 regions[cell[0]][cell[1]] = left
                 stale += 1
                 continue
-            score, solves = _score(cls, n, k, regions, level - 1, deadline)
             stale = 0 if score < lower else stale + 1
-            if score <= lower:
-                lower, easier = score, solves
-            else:
-                regions[cell[0]][cell[1]] = left
+            lower, easier = score, solves
     return _renumbered(cls(n, regions, stars=k))
 
 
@@ -358,16 +356,21 @@ def _renumbered(puzzle: Any) -> Any:
 
 
 def _connected(regions: list[list[int]], g: int) -> bool:
-    """Whether region ``g`` is one orthogonally connected piece."""
+    """Whether region ``g`` is one orthogonally connected piece (a flood fill on bitmasks)."""
     n = len(regions)
-    cells = {(r, c) for r in range(n) for c in range(n) if regions[r][c] == g}
+    cells = 0
+    for r, row in enumerate(regions):
+        for c, value in enumerate(row):
+            if value == g:
+                cells |= 1 << (r * n + c)
     if not cells:
         return False
-    start = next(iter(cells))
-    seen, todo = {start}, [start]
-    while todo:
-        for x in _neighbours(n, todo.pop()):
-            if x in cells and x not in seen:
-                seen.add(x)
-                todo.append(x)
-    return len(seen) == len(cells)
+    not_first = sum(((1 << n) - 2) << (r * n) for r in range(n))  # cells with a left neighbour
+    not_last = not_first >> 1  # cells with a right neighbour
+    seen = cells & -cells
+    while True:
+        grown = seen | (seen << n) | (seen >> n) | ((seen & not_last) << 1)
+        grown = (grown | ((seen & not_first) >> 1)) & cells
+        if grown == seen:
+            return seen == cells
+        seen = grown

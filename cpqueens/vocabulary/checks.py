@@ -110,7 +110,9 @@ def check_regions(
             raise TypeError(f"regions row {r} must be {cols} region numbers (ints), got {row!r}")
         row = tuple(row)
         for c, value in enumerate(row):
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            if type(value) is not int and (  # a plain int passes at once (bool is not one)
+                isinstance(value, bool) or not isinstance(value, numbers.Integral)
+            ):
                 raise TypeError(f"regions[{r}][{c}] must be an int region number, got {value!r}")
             if count is not None and not 0 <= value < count:  # type: ignore[operator]  # Integral
                 raise ValueError(
