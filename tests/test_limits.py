@@ -135,8 +135,12 @@ class Finished(NamedTuple):
     cpu: float
 
 
-def _run_counting_cpu(argv: list[str], folder: Path, name: str) -> tuple[int, Path]:
-    """Start ``argv`` in ``folder`` under the memory cap, its output in files: pid, folder."""
+def _run_counting_cpu(argv: list[str], folder: Path, name: str) -> tuple[subprocess.Popen, Path]:
+    """Start ``argv`` in ``folder`` under the memory cap, its output in files: job, folder.
+
+    Keep the job until :func:`_reap` has waited for it: a Popen dropped while its child
+    runs is waited for by the subprocess module's clean-up, and its CPU time lost.
+    """
     files = folder / f"out-{abs(hash(name))}"
     files.mkdir()
     with open(files / "out", "w") as out, open(files / "err", "w") as err:
@@ -144,16 +148,17 @@ def _run_counting_cpu(argv: list[str], folder: Path, name: str) -> tuple[int, Pa
             argv, cwd=folder, env=environment(), stdin=subprocess.DEVNULL, stdout=out,
             stderr=err, text=True, preexec_fn=_cap_memory,
         )  # fmt: skip
-    return job.pid, files
+    return job, files
 
 
-def _reap(pid: int, files: Path, block: bool) -> Finished | None:
-    """The finished child ``pid`` with its CPU time (user plus system), or None if it runs on."""
-    done, status, usage = os.wait4(pid, 0 if block else os.WNOHANG)
+def _reap(job: subprocess.Popen, files: Path, block: bool) -> Finished | None:
+    """The finished ``job`` with its CPU time (user plus system), or None if it runs on."""
+    done, status, usage = os.wait4(job.pid, 0 if block else os.WNOHANG)
     if done == 0:
         return None
+    job.returncode = os.waitstatus_to_exitcode(status)  # waited for here, not by Popen
     return Finished(
-        os.waitstatus_to_exitcode(status),
+        job.returncode,
         (files / "out").read_text(),
         (files / "err").read_text(),
         usage.ru_utime + usage.ru_stime,
@@ -168,17 +173,17 @@ def _timed(tmp_path: Path) -> list[tuple[str, object, Finished]]:
     ]
     calls += [(" ".join(args), code, [*CLI, *args]) for args, code in CLI_CALLS]
     done: list[tuple[str, object, Finished]] = []
-    running: list[tuple[str, object, int, Path, float]] = []
+    running: list[tuple[str, object, subprocess.Popen, Path, float]] = []
     while calls or running:
         while calls and len(running) < 2:
             name, expected, argv = calls.pop(0)
-            pid, files = _run_counting_cpu(argv, tmp_path, name)
-            running.append((name, expected, pid, files, time.monotonic()))
+            job, files = _run_counting_cpu(argv, tmp_path, name)
+            running.append((name, expected, job, files, time.monotonic()))
         for entry in list(running):
-            name, expected, pid, files, began = entry
+            name, expected, job, files, began = entry
             if time.monotonic() - began > 300:  # a limit ignored: end it, and fail below
-                os.kill(pid, signal.SIGKILL)
-            finished = _reap(pid, files, block=False)
+                os.kill(job.pid, signal.SIGKILL)
+            finished = _reap(job, files, block=False)
             if finished is not None:
                 running.remove(entry)
                 done.append((name, expected, finished))
@@ -189,8 +194,8 @@ def _timed(tmp_path: Path) -> list[tuple[str, object, Finished]]:
 def _floor(tmp_path: Path) -> float:
     """CPU seconds a process takes to load cpqueens, numba and find()'s kernels: the floor."""
     argv = [sys.executable, "-c", f"import cpqueens; {FLOOR_CALL}"]
-    pid, files = _run_counting_cpu(argv, tmp_path, f"floor {time.monotonic()}")
-    finished = _reap(pid, files, block=True)
+    job, files = _run_counting_cpu(argv, tmp_path, f"floor {time.monotonic()}")
+    finished = _reap(job, files, block=True)
     assert finished is not None and finished.returncode == 0, finished
     return finished.cpu
 
