@@ -60,6 +60,15 @@ def tree_cpu_seconds(pid: int) -> float:
     return cpu_seconds(pid) + sum(cpu_seconds(child) for child in children(pid))
 
 
+def _cpu_with_reaped(pid: int) -> float:
+    """The CPU time of ``pid`` plus that of the children it has waited for (0 if it is gone)."""
+    fields = _stat(pid)
+    if fields is None:
+        return 0.0
+    # fields[13] and [14] are cutime and cstime: the waited-for children's, in clock ticks.
+    return sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
+
+
 def _reaped_children_cpu() -> float:
     """The CPU time of this process's children that have exited and been waited for."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -78,7 +87,7 @@ def stop(
     process that never ends.
     """
     before = _reaped_children_cpu()
-    used = tree_cpu_seconds(job.pid)
+    used = _cpu_with_reaped(job.pid) + sum(_cpu_with_reaped(c) for c in children(job.pid))
     job.send_signal(sent)
     out, err = job.communicate(timeout=timeout)
     return out, err, _reaped_children_cpu() - before - used
