@@ -21,40 +21,41 @@ from cpqueens.errors import (
 )
 from cpqueens.model import Model, cells, domination, independence, model, peaceable
 from cpqueens.vocabulary.board import Board
-from cpqueens.vocabulary.expressions import (
-    Condition,
-    Expression,
-    all_different,
-    count_true,
-    table,
-)
 from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:  # loaded on first use (below): a count never pays their import
     from cpqueens.tasks.optimise import Optimum
     from cpqueens.tasks.puzzles import Puzzle
+    from cpqueens.vocabulary.expressions import (
+        Condition,
+        Expression,
+        all_different,
+        count_true,
+        table,
+    )
 
 __version__ = "0.1.0"
 
 #: The name cells() models had before there was one model: the same class.
 CellModel = Model
 
-#: The names imported the first time they are read.
-_LAZY = ("Optimum", "Puzzle")
+#: The names imported the first time they are read: puzzles, optimisation, and the condition
+#: language (``import cpqueens`` builds none of its classes).
+_LAZY = ("Optimum", "Puzzle", "Condition", "Expression", "all_different", "count_true", "table")
 
 
 def __getattr__(name: str) -> Any:
-    """Import the puzzle and optimisation names on first use (PEP 562)."""
+    """Import the lazy names (``_LAZY``) on first use (PEP 562)."""
+    module: Any
     if name == "Optimum":
-        from cpqueens.tasks import optimise
-
-        value: Any = optimise.Optimum
+        from cpqueens.tasks import optimise as module
     elif name == "Puzzle":
-        from cpqueens.tasks import puzzles
-
-        value = puzzles.Puzzle
+        from cpqueens.tasks import puzzles as module
+    elif name in _LAZY:
+        from cpqueens.vocabulary import expressions as module
     else:
         raise AttributeError(f"module 'cpqueens' has no attribute {name!r}")
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

@@ -29,13 +29,6 @@ from cpqueens.vocabulary.constraints import (
     Where,
     check_region_grid,
 )
-from cpqueens.vocabulary.expressions import (
-    CellVariables,
-    Condition,
-    Expression,
-    Variables,
-    at_cell_level,
-)
 from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS, no_room
 from cpqueens.vocabulary.problem import Problem
 from cpqueens.vocabulary.solution import Solution
@@ -48,6 +41,7 @@ if TYPE_CHECKING:  # the verbs import the planner and the tasks when first calle
     from cpqueens.strategies.planner import BackendName
     from cpqueens.tasks.optimise import Optimum
     from cpqueens.vocabulary.cells import Attack, CellProblem, Placement
+    from cpqueens.vocabulary.expressions import CellVariables, Variables
     from cpqueens.vocabulary.regions import RegionPuzzle
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits
@@ -410,6 +404,8 @@ class Model(Problem):
         >>> kings.where(kings.x[1, 1] == 1).count()
         1
         """
+        from cpqueens.vocabulary.expressions import CellVariables  # loaded once conditions are
+
         if self.cells is not None:
             board = self.cells.board
             return CellVariables(board.rows, board.cols, cells=True)
@@ -445,6 +441,8 @@ class Model(Problem):
             raise NotSupportedError(
                 f"keeps={tuple(keeps)!r}: conditions at the cell level keep the identity alone"
             )
+        from cpqueens.vocabulary.expressions import Condition
+
         board = self.cells.board
         shape = (board.rows, -board.cols)
         found = []
@@ -892,6 +890,7 @@ def _star_puzzle(
 def _lower(problem: Model) -> CellProblem:
     """A one-queen-per-row model at the cell level: quotas of one per row and column."""
     from cpqueens.vocabulary.cells import CellBoard, CellProblem  # loaded for cell statements
+    from cpqueens.vocabulary.expressions import at_cell_level
 
     if problem.colours != 1:
         raise NotSupportedError(
@@ -1064,6 +1063,8 @@ def _split(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _flatten(conditions: Iterable[Any]) -> list[Any]:
     """Each argument of ``where``: a condition, or the conditions of an iterable."""
+    from cpqueens.vocabulary.expressions import Condition, Expression
+
     return [
         item
         for argument in conditions

@@ -23,7 +23,6 @@ module that implements it, and the import it needs); a template is
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -141,9 +140,16 @@ def preference() -> tuple[str, ...]:
     return tuple(_PREFERENCE)
 
 
+def _importable(module: str) -> bool:
+    """Whether ``module`` is on the path, without importing it."""
+    from importlib.util import find_spec  # loaded when an engine is first looked for
+
+    return find_spec(module) is not None
+
+
 def is_installed(name: str) -> bool:
     """Whether the solver package behind backend ``name`` can be imported."""
-    return importlib.util.find_spec(_BACKENDS[check_name(name)][1]) is not None
+    return _importable(_BACKENDS[check_name(name)][1])
 
 
 def backends() -> tuple[str, ...]:
@@ -163,7 +169,7 @@ def distribution(name: str) -> str:
 def get(name: str) -> Any:
     """The engine (a module, or a registered object) implementing backend ``name``."""
     engine, requirement, dist = _BACKENDS[check_name(name)]
-    if importlib.util.find_spec(requirement) is None:
+    if not _importable(requirement):
         raise BackendUnavailableError(
             f"backend {name!r} needs the {dist!r} package: pip install {dist}"
         )

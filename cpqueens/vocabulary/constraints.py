@@ -16,18 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import add
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from cpqueens.vocabulary.checks import check_regions
-from cpqueens.vocabulary.expressions import (
-    Comparison,
-    CondNode,
-    Element,
-    Operator,
-    Var,
-    evaluate,
-    reads,
-)
 from cpqueens.vocabulary.geometry import (
     BOARD_SYMMETRIES,
     check_symmetry,
@@ -37,6 +28,9 @@ from cpqueens.vocabulary.geometry import (
     maps_onto_itself,
     transform,
 )
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.expressions import CondNode
 
 __all__ = [
     "BOARD_SYMMETRIES",
@@ -384,10 +378,14 @@ class Where:
     @property
     def reads(self) -> tuple[tuple[int, int], ...]:
         """The (colour, row) variables the condition reads, sorted."""
+        from cpqueens.vocabulary.expressions import reads  # loaded with the condition itself
+
         return reads(self.condition)
 
     def holds(self, by_colour: Sequence[Sequence[int]], n: int) -> bool:
         """Whether a complete solution meets the condition."""
+        from cpqueens.vocabulary.expressions import evaluate
+
         return bool(evaluate(self.condition, by_colour))
 
     def violation(self, by_colour: Columns, n: int) -> str | None:
@@ -481,6 +479,8 @@ class Regions:
 
     def conditions(self) -> tuple[CondNode, ...]:
         """The same rule as conditions: ``region(q[a]) != region(q[b])`` for rows a < b."""
+        from cpqueens.vocabulary.expressions import Comparison, Element, Var
+
         rows = [Element(row, Var(self.colour, r)) for r, row in enumerate(self.grid)]
         return tuple(Comparison("!=", a, b) for i, a in enumerate(rows) for b in rows[i + 1 :])
 
@@ -516,6 +516,8 @@ class NoTouch:
 
     def conditions(self, n: int) -> tuple[CondNode, ...]:
         """The same rule as conditions: ``abs(q[r] - q[r+1]) != 1`` for every row r."""
+        from cpqueens.vocabulary.expressions import Comparison, Operator, Var
+
         c = self.colour
         return tuple(
             Comparison("!=", Operator("abs", (Operator("-", (Var(c, r), Var(c, r + 1))),)), 1)

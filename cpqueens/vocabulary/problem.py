@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from cpqueens.vocabulary.board import Board, check_cells
 from cpqueens.vocabulary.constraints import (
@@ -22,9 +22,11 @@ from cpqueens.vocabulary.constraints import (
     Placed,
     Where,
 )
-from cpqueens.vocabulary.expressions import Condition, Expression, Variables
 from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES
 from cpqueens.vocabulary.limits import MAX_CONSTANT, check_queens, constants_beyond
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.expressions import Condition, Variables
 
 P = TypeVar("P", bound="Problem")
 
@@ -105,6 +107,8 @@ class Problem:
         >>> print(m.where(m.q[0] < m.q[7]).extra[0])
         q0[0] < q0[7]
         """
+        from cpqueens.vocabulary.expressions import Variables  # loaded once conditions are
+
         return Variables(self.n, self.colours)
 
     def where(
@@ -127,6 +131,8 @@ class Problem:
           AllDifferent(q0[r] - r for every row r)
           q0[0] < q0[5]
         """
+        from cpqueens.vocabulary.expressions import Condition, Expression
+
         if not isinstance(keeps, (str, Iterable)):
             raise TypeError(
                 f"keeps must be symmetry names such as ('mirror',), got {keeps!r} "
