@@ -799,23 +799,26 @@ def _cell_level(
 def _cell_model(
     n: int | Board,
     *,
-    blocked: Iterable[Cell] = (),
-    placed: Iterable[Any] = (),
-    toroidal: bool = False,
-    knight: bool = False,
-    diagonals: bool = True,
-    regions: Sequence[Sequence[int]] | None = None,
-    no_touch: bool = False,
-    per_row: int | None = 1,
-    per_column: int | None = 1,
-    per_region: int | None = None,
-    attack: Attack = "queen",
-    armies: int = 1,
-    independent: bool = True,
-    dominating: bool = False,
-    columns: int | None = None,
+    blocked: Iterable[Cell],
+    placed: Iterable[Any],
+    toroidal: bool,
+    knight: bool,
+    diagonals: bool,
+    regions: Sequence[Sequence[int]] | None,
+    no_touch: bool,
+    per_row: int | None,
+    per_column: int | None,
+    per_region: int | None,
+    attack: Attack,
+    armies: int,
+    independent: bool,
+    dominating: bool,
+    columns: int | None,
 ) -> Model:
-    """A statement at the cell level: its ``CellProblem`` in a ``Model``, by model()'s keywords."""
+    """A statement at the cell level: its ``CellProblem`` in a ``Model``, by model()'s keywords.
+
+    Every keyword is named by each caller (no defaults here: model()'s are the ones).
+    """
     from cpqueens.vocabulary.cells import CellBoard, CellProblem  # loaded for cell statements
 
     for flag, name in ((diagonals, "diagonals"), (no_touch, "no_touch")):
@@ -879,11 +882,19 @@ def _star_puzzle(
         puzzle.n,
         blocked=(*puzzle.blocked, *blocked),
         placed=(*puzzle.queens, *placed),
+        toroidal=False,
+        knight=False,
+        diagonals=True,
         regions=puzzle.regions,
+        no_touch=False,
         per_row=k,
         per_column=k,
         per_region=k if per_region is None else per_region,  # type: ignore[arg-type]
         attack="queen" if puzzle.diagonals else "king",  # queens' lines hold no two touching
+        armies=1,
+        independent=True,
+        dominating=False,
+        columns=None,
     )
 
 
@@ -993,7 +1004,9 @@ def cells(
         placed=placed,
         toroidal=toroidal,
         knight=knight,
+        diagonals=True,
         regions=regions,
+        no_touch=False,
         per_row=per_row,
         per_column=per_column,
         per_region=per_region,
