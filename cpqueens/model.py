@@ -30,7 +30,7 @@ from cpqueens.vocabulary.constraints import (
     check_region_grid,
 )
 from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS, no_room
-from cpqueens.vocabulary.problem import Problem
+from cpqueens.vocabulary.problem import Problem, flatten_conditions
 from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:  # the verbs import the planner and the tasks when first called
@@ -446,7 +446,7 @@ class Model(Problem):
         board = self.cells.board
         shape = (board.rows, -board.cols)
         found = []
-        for condition in _flatten(conditions):
+        for condition in flatten_conditions(conditions):
             if not isinstance(condition, Condition):
                 raise TypeError(
                     f"where() takes conditions built from model.x (such as "
@@ -1072,19 +1072,3 @@ def _split(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The shortcuts' keywords: (the statement's, the verb's)."""
     statement = {k: v for k, v in options.items() if k in _STATEMENT}
     return statement, {k: v for k, v in options.items() if k not in _STATEMENT}
-
-
-def _flatten(conditions: Iterable[Any]) -> list[Any]:
-    """Each argument of ``where``: a condition, or the conditions of an iterable."""
-    from cpqueens.vocabulary.expressions import Condition, Expression
-
-    return [
-        item
-        for argument in conditions
-        for item in (
-            argument
-            if not isinstance(argument, (Condition, Expression, str, bytes))
-            and isinstance(argument, Iterable)
-            else (argument,)
-        )
-    ]

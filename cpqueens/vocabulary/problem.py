@@ -131,7 +131,7 @@ class Problem:
           AllDifferent(q0[r] - r for every row r)
           q0[0] < q0[5]
         """
-        from cpqueens.vocabulary.expressions import Condition, Expression
+        from cpqueens.vocabulary.expressions import Condition
 
         if not isinstance(keeps, (str, Iterable)):
             raise TypeError(
@@ -140,16 +140,7 @@ class Problem:
             )
         keeps = tuple(keeps) if not isinstance(keeps, str) else (keeps,)
         found: list[Constraint] = []
-        flat = [
-            item
-            for argument in conditions
-            for item in (
-                argument
-                if not isinstance(argument, (Condition, Expression, str, bytes))
-                and isinstance(argument, Iterable)
-                else (argument,)
-            )
-        ]
+        flat = flatten_conditions(conditions)
         for condition in flat:
             if not isinstance(condition, Condition):
                 raise TypeError(
@@ -197,3 +188,19 @@ class Problem:
         if not self.diagonals:
             head += " (no diagonals: rows and columns attack)"
         return "\n".join([head, *(f"  {c}" for c in self.constraints)])
+
+
+def flatten_conditions(conditions: Iterable[object]) -> list[object]:
+    """Each argument of ``where``: a condition, or the conditions of an iterable."""
+    from cpqueens.vocabulary.expressions import Condition, Expression
+
+    return [
+        item
+        for argument in conditions
+        for item in (
+            argument
+            if not isinstance(argument, (Condition, Expression, str, bytes))
+            and isinstance(argument, Iterable)
+            else (argument,)
+        )
+    ]
