@@ -5,6 +5,7 @@
 4
 """
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends import backends
@@ -24,15 +25,17 @@ from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:  # loaded on first use (below): a count never pays their import
-    from cpqueens.tasks.optimise import Optimum
-    from cpqueens.tasks.puzzles import Puzzle
-    from cpqueens.vocabulary.expressions import (
+    from cpqueens.backends import BackendName
+    from cpqueens.execution.checkpoint import Checkpoint
+    from cpqueens.expressions import (
         Condition,
         Expression,
         all_different,
         count_true,
         table,
     )
+    from cpqueens.tasks.optimise import Optimum
+    from cpqueens.tasks.puzzles import Puzzle
 
 __version__ = "0.1.0"
 
@@ -41,7 +44,17 @@ CellModel = Model
 
 #: The names imported the first time they are read: puzzles, optimisation, and the condition
 #: language (``import cpqueens`` builds none of its classes).
-_LAZY = ("Optimum", "Puzzle", "Condition", "Expression", "all_different", "count_true", "table")
+_LAZY = (
+    "Optimum",
+    "Puzzle",
+    "Checkpoint",
+    "BackendName",
+    "Condition",
+    "Expression",
+    "all_different",
+    "count_true",
+    "table",
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -51,8 +64,12 @@ def __getattr__(name: str) -> Any:
         from cpqueens.tasks import optimise as module
     elif name == "Puzzle":
         from cpqueens.tasks import puzzles as module
+    elif name == "Checkpoint":
+        from cpqueens.execution import checkpoint as module
+    elif name == "BackendName":  # the module, which the function backends() shadows here
+        module = sys.modules["cpqueens.backends"]
     elif name in _LAZY:
-        from cpqueens.vocabulary import expressions as module
+        from cpqueens import expressions as module
     else:
         raise AttributeError(f"module 'cpqueens' has no attribute {name!r}")
     value = getattr(module, name)
@@ -66,9 +83,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "BackendName",
     "BackendUnavailableError",
     "Board",
     "CellModel",
+    "Checkpoint",
     "CheckpointError",
     "Condition",
     "CountInterrupted",

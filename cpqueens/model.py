@@ -38,10 +38,10 @@ if TYPE_CHECKING:  # the verbs import the planner and the tasks when first calle
 
     from typing_extensions import TypeIs  # annotations only: never imported at run time
 
+    from cpqueens.expressions import CellVariables, Variables
     from cpqueens.strategies.planner import BackendName
     from cpqueens.tasks.optimise import Optimum
     from cpqueens.vocabulary.cells import Attack, CellProblem, Placement
-    from cpqueens.vocabulary.expressions import CellVariables, Variables
     from cpqueens.vocabulary.regions import RegionPuzzle
 
 #: The backend every method uses unless told otherwise: the fastest exact engine that fits
@@ -404,7 +404,7 @@ class Model(Problem):
         >>> kings.where(kings.x[1, 1] == 1).count()
         1
         """
-        from cpqueens.vocabulary.expressions import CellVariables  # loaded once conditions are
+        from cpqueens.expressions import CellVariables  # loaded once conditions are
 
         if self.cells is not None:
             board = self.cells.board
@@ -441,7 +441,7 @@ class Model(Problem):
             raise NotSupportedError(
                 f"keeps={tuple(keeps)!r}: conditions at the cell level keep the identity alone"
             )
-        from cpqueens.vocabulary.expressions import Condition
+        from cpqueens.expressions import Condition
 
         board = self.cells.board
         shape = (board.rows, -board.cols)
@@ -479,7 +479,7 @@ class Model(Problem):
     def _repr_svg_(self) -> str:
         """The board a notebook shows: blocked cells, placed queens by colour, coordinates."""
         if self.cells is not None:
-            from cpqueens.vocabulary.drawing import rectangle_svg
+            from cpqueens.drawing.pictures import rectangle_svg
 
             board = self.cells.board
             placed = [(army, r, c) for r, c, army in self.cells.placed]
@@ -900,8 +900,8 @@ def _star_puzzle(
 
 def _lower(problem: Model) -> CellProblem:
     """A one-queen-per-row model at the cell level: quotas of one per row and column."""
+    from cpqueens.expressions import at_cell_level
     from cpqueens.vocabulary.cells import CellBoard, CellProblem  # loaded for cell statements
-    from cpqueens.vocabulary.expressions import at_cell_level
 
     if problem.colours != 1:
         raise NotSupportedError(

@@ -22,9 +22,9 @@ import pytest
 import cpqueens
 from cpqueens.backends import Capabilities, known, register, unregister
 from cpqueens.backends import get as get_engine
+from cpqueens.expressions import Variables
 from cpqueens.vocabulary import verify
 from cpqueens.vocabulary.constraints import BOARD_SYMMETRIES, ConstraintKind, Where
-from cpqueens.vocabulary.expressions import Variables
 from tests import oracle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,7 +91,9 @@ def test_the_package_root_holds_at_most_eight_modules_besides_its_subpackages():
     layers = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
     assert layers == [
         "backends",
+        "drawing",
         "execution",
+        "expressions",
         "kernels",
         "readers",
         "strategies",

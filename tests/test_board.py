@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import cpqueens
 from cpqueens import Board
+from cpqueens.drawing.pictures import COLOUR_LETTERS
 from cpqueens.vocabulary.board import check_cells, check_size
-from cpqueens.vocabulary.drawing import COLOUR_LETTERS
 
 from . import oracle
 

@@ -39,7 +39,7 @@ HEAVY = (
     "cpqueens.backends.",
     "cpqueens.vocabulary.regions",
     "cpqueens.vocabulary.cells",
-    "cpqueens.vocabulary.expressions",  # the condition language: loaded when first used
+    "cpqueens.expressions",  # the condition language: loaded when first used
 )
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import cpqueens
 from cpqueens.errors import CheckpointError
 from cpqueens.execution.checkpoint import describe
-from cpqueens.vocabulary.expressions import Comparison, Logic, Var, reads
+from cpqueens.expressions import Comparison, Logic, Var, reads
 from tests import oracle
 
 # A drawn condition is a small tree of tuples, read twice by ``build``: once with

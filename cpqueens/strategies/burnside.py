@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cpqueens.backends import capabilities
+from cpqueens.expressions import evaluate
 from cpqueens.strategies import class_count
 from cpqueens.vocabulary.constraints import Where
-from cpqueens.vocabulary.expressions import evaluate
 
 if TYPE_CHECKING:
     from cpqueens.vocabulary.problem import Problem

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, overload
 
-from cpqueens.strategies.symmetry import group
-from cpqueens.vocabulary.constraints import Where
-from cpqueens.vocabulary.expressions import (
+from cpqueens.expressions import (
     Comparison,
     CondNode,
     Distinct,
@@ -36,6 +34,8 @@ from cpqueens.vocabulary.expressions import (
     evaluate,
     reads,
 )
+from cpqueens.strategies.symmetry import group
+from cpqueens.vocabulary.constraints import Where
 from cpqueens.vocabulary.geometry import AFFINE, image
 
 if TYPE_CHECKING:

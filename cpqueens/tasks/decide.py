@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 from cpqueens.backends import capabilities
 from cpqueens.backends import get as get_backend
+from cpqueens.clock import Deadline
 from cpqueens.kernels import MAX_COLUMNS
 from cpqueens.strategies.planner import AUTO, resolve
 from cpqueens.tasks import find
-from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.limits import no_room
 
 if TYPE_CHECKING:

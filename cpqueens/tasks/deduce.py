@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cpqueens.vocabulary.checks import Deadline
+    from cpqueens.clock import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 #: The cells the trial rule tries per array operation (some 3 MB of arrays at 62 x 62).

@@ -34,11 +34,11 @@ from cpqueens.backends import (
     known,
     preference,
 )
+from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
 from cpqueens.strategies.planner import check_width, resolve
 from cpqueens.vocabulary import verify
-from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
     AllDifferent,
     Disjoint,

@@ -32,7 +32,7 @@ from cpqueens.tasks.deduce import Deducer
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 if TYPE_CHECKING:
-    from cpqueens.vocabulary.checks import Deadline
+    from cpqueens.clock import Deadline
 
 #: Moves without progress before an attempt starts afresh.
 PATIENCE = 200

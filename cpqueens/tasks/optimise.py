@@ -66,7 +66,7 @@ class Optimum:
 
     def _repr_svg_(self) -> str:
         """The solution a notebook shows: the board with its pieces (armies in two colours)."""
-        from cpqueens.vocabulary.drawing import rectangle_svg
+        from cpqueens.drawing.pictures import rectangle_svg
 
         rows, cols = self.shape or (
             1 + max((q[0] for q in self.queens), default=0),

@@ -33,11 +33,12 @@ from cpqueens.backends import (
     part,
     preference,
 )
+from cpqueens.clock import Deadline
+from cpqueens.drawing import regions as region_drawing
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
 from cpqueens.tasks import generate, screenshots
 from cpqueens.tasks.deduce import Deducer, Step, name
-from cpqueens.vocabulary import region_drawing
-from cpqueens.vocabulary.checks import Deadline, check_time_limit
+from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle, cells_of
 
 #: The engines a puzzle counts with; "auto" is the compiled search.

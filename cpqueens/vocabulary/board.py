@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, TypeGuard
 
-from cpqueens.vocabulary import drawing
+from cpqueens.drawing import pictures as drawing
 from cpqueens.vocabulary.constraints import Cell
 from cpqueens.vocabulary.limits import MAX_N, check_n
 

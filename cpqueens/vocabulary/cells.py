@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from cpqueens.expressions import CondNode, evaluate
 from cpqueens.vocabulary.checks import check_regions
-from cpqueens.vocabulary.expressions import CondNode, evaluate
 from cpqueens.vocabulary.geometry import RECTANGLE_TRANSFORMS, SQUARE_ONLY
 
 Cell = tuple[int, int]
@@ -580,7 +580,7 @@ class Placement(tuple[Piece, ...]):
 
     def _repr_svg_(self) -> str:
         """The board a notebook shows, the pieces of each army in its colour."""
-        from cpqueens.vocabulary.drawing import rectangle_svg
+        from cpqueens.drawing.pictures import rectangle_svg
 
         rows, cols = self.shape
         return rectangle_svg(rows, cols, self.blocked, [(a, r, c) for r, c, a in self])

@@ -7,11 +7,8 @@ or ``ValueError`` naming the option, the bad value and what was expected.
 from __future__ import annotations
 
 import numbers
-import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
-
-from cpqueens.errors import IncompleteSearchError
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -63,30 +60,6 @@ def check_progress(progress: object) -> ProgressOption:
     if progress is None or isinstance(progress, bool) or callable(progress):
         return progress  # type: ignore[return-value]
     raise TypeError(f"progress must be None, a bool or a callable(done, total), got {progress!r}")
-
-
-class Deadline:
-    """A search's time limit: ``check()`` raises ``IncompleteSearchError`` once it has passed."""
-
-    def __init__(self, time_limit: float) -> None:
-        """Start the clock now."""
-        self.time_limit = time_limit
-        self.at = time.monotonic() + time_limit
-
-    def left(self) -> float:
-        """The seconds left, at least 0."""
-        return max(0.0, self.at - time.monotonic())
-
-    def check(self) -> None:
-        """Raise ``IncompleteSearchError`` naming the limit if it has passed."""
-        if time.monotonic() > self.at:
-            raise self.error()
-
-    def error(self) -> IncompleteSearchError:
-        """The error that names the limit."""
-        return IncompleteSearchError(
-            f"the time limit of {self.time_limit:g} s ended the search before it was complete"
-        )
 
 
 def check_regions(

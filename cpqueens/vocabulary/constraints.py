@@ -30,7 +30,7 @@ from cpqueens.vocabulary.geometry import (
 )
 
 if TYPE_CHECKING:
-    from cpqueens.vocabulary.expressions import CondNode
+    from cpqueens.expressions import CondNode
 
 __all__ = [
     "BOARD_SYMMETRIES",
@@ -361,7 +361,7 @@ class Where:
     ``keeps`` names the board symmetries the condition is declared to keep
     (besides the identity); a model's symmetry group is cut down to them.
 
-    >>> from cpqueens.vocabulary.expressions import Comparison, Var
+    >>> from cpqueens.expressions import Comparison, Var
     >>> str(Where(Comparison("<", Var(0, 0), Var(0, 7))))
     'q0[0] < q0[7]'
     """
@@ -378,13 +378,13 @@ class Where:
     @property
     def reads(self) -> tuple[tuple[int, int], ...]:
         """The (colour, row) variables the condition reads, sorted."""
-        from cpqueens.vocabulary.expressions import reads  # loaded with the condition itself
+        from cpqueens.expressions import reads  # loaded with the condition itself
 
         return reads(self.condition)
 
     def holds(self, by_colour: Sequence[Sequence[int]], n: int) -> bool:
         """Whether a complete solution meets the condition."""
-        from cpqueens.vocabulary.expressions import evaluate
+        from cpqueens.expressions import evaluate
 
         return bool(evaluate(self.condition, by_colour))
 
@@ -479,7 +479,7 @@ class Regions:
 
     def conditions(self) -> tuple[CondNode, ...]:
         """The same rule as conditions: ``region(q[a]) != region(q[b])`` for rows a < b."""
-        from cpqueens.vocabulary.expressions import Comparison, Element, Var
+        from cpqueens.expressions import Comparison, Element, Var
 
         rows = [Element(row, Var(self.colour, r)) for r, row in enumerate(self.grid)]
         return tuple(Comparison("!=", a, b) for i, a in enumerate(rows) for b in rows[i + 1 :])
@@ -516,7 +516,7 @@ class NoTouch:
 
     def conditions(self, n: int) -> tuple[CondNode, ...]:
         """The same rule as conditions: ``abs(q[r] - q[r+1]) != 1`` for every row r."""
-        from cpqueens.vocabulary.expressions import Comparison, Operator, Var
+        from cpqueens.expressions import Comparison, Operator, Var
 
         c = self.colour
         return tuple(

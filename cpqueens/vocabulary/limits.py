@@ -71,7 +71,7 @@ def constants_beyond(node: object, n: int) -> Iterator[tuple[object, int]]:
     Yields ``(node, value)``: the node, and the largest magnitude it reaches
     when every variable is in 0..n-1.
     """
-    from cpqueens.vocabulary.expressions import Comparison, Distinct, Logic, Operator, bounds
+    from cpqueens.expressions import Comparison, Distinct, Logic, Operator, bounds
 
     if isinstance(node, (Logic, Distinct)):
         for arg in node.args:

@@ -26,7 +26,7 @@ from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES
 from cpqueens.vocabulary.limits import MAX_CONSTANT, check_queens, constants_beyond
 
 if TYPE_CHECKING:
-    from cpqueens.vocabulary.expressions import Condition, Variables
+    from cpqueens.expressions import Condition, Variables
 
 P = TypeVar("P", bound="Problem")
 
@@ -107,7 +107,7 @@ class Problem:
         >>> print(m.where(m.q[0] < m.q[7]).extra[0])
         q0[0] < q0[7]
         """
-        from cpqueens.vocabulary.expressions import Variables  # loaded once conditions are
+        from cpqueens.expressions import Variables  # loaded once conditions are
 
         return Variables(self.n, self.colours)
 
@@ -131,7 +131,7 @@ class Problem:
           AllDifferent(q0[r] - r for every row r)
           q0[0] < q0[5]
         """
-        from cpqueens.vocabulary.expressions import Condition
+        from cpqueens.expressions import Condition
 
         if not isinstance(keeps, (str, Iterable)):
             raise TypeError(
@@ -192,7 +192,7 @@ class Problem:
 
 def flatten_conditions(conditions: Iterable[object]) -> list[object]:
     """Each argument of ``where``: a condition, or the conditions of an iterable."""
-    from cpqueens.vocabulary.expressions import Condition, Expression
+    from cpqueens.expressions import Condition, Expression
 
     return [
         item

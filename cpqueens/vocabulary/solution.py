@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cpqueens.vocabulary import drawing
+from cpqueens.drawing import pictures as drawing
+from cpqueens.drawing.pictures import BLOCKED, COLOUR_LETTERS, EMPTY, Style
 from cpqueens.vocabulary.board import Board
-from cpqueens.vocabulary.drawing import BLOCKED, COLOUR_LETTERS, EMPTY, Style
 from cpqueens.vocabulary.geometry import canonical, cells_group, orbit
 
 __all__ = ["BLOCKED", "COLOUR_LETTERS", "EMPTY", "Solution"]

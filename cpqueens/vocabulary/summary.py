@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from cpqueens.vocabulary import drawing
+from cpqueens.drawing import pictures as drawing
 from cpqueens.vocabulary.constraints import Placed
 
 if TYPE_CHECKING:

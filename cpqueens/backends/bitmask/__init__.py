@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 from cpqueens.backends import Capabilities
 from cpqueens.backends.bitmask import search as bitmask_search
 from cpqueens.backends.translate import tight_regions, unsupported
+from cpqueens.clock import Deadline
+from cpqueens.expressions import CondNode, evaluate, reads
 from cpqueens.kernels import MAX_COLUMNS
-from cpqueens.vocabulary.checks import Deadline
 from cpqueens.vocabulary.constraints import (
     BUILT_IN_KINDS,
     AllDifferent,
@@ -38,7 +39,6 @@ from cpqueens.vocabulary.constraints import (
     Where,
     lower,
 )
-from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 
 if TYPE_CHECKING:
     from cpqueens.vocabulary.problem import Problem

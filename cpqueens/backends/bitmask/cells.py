@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cpqueens.clock import Deadline
 from cpqueens.errors import CountInterrupted, NotSupportedError
 from cpqueens.vocabulary.cells import Cell, CellProblem
-from cpqueens.vocabulary.checks import Deadline, check_time_limit
+from cpqueens.vocabulary.checks import check_time_limit
 
 if TYPE_CHECKING:
     import numpy as np

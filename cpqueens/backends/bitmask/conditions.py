@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from cpqueens.vocabulary.expressions import (
+from cpqueens.expressions import (
     Comparison,
     CondNode,
     Distinct,

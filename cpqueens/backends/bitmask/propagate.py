@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cpqueens.vocabulary.checks import Deadline
+    from cpqueens.clock import Deadline
 
 #: The search nodes a puzzle may take here before the compiled kernel takes over: a node
 #: is some 5-10 us, so a search given up costs a tenth of loading the kernel at most

@@ -42,7 +42,7 @@ from cpqueens.errors import NotSupportedError
 if TYPE_CHECKING:
     import numpy as np
 
-    from cpqueens.vocabulary.checks import Deadline
+    from cpqueens.clock import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "bitmask"

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from cpqueens.vocabulary.checks import Deadline
+from cpqueens.clock import Deadline
 
 if TYPE_CHECKING:
     import numpy as np

@@ -23,22 +23,9 @@ from cpqueens.backends import Capabilities
 from cpqueens.backends.cpsat.solve import run
 from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import tight_regions, unsupported
+from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError
-from cpqueens.vocabulary.checks import Deadline
-from cpqueens.vocabulary.constraints import (
-    BUILT_IN_KINDS,
-    AllDifferent,
-    Disjoint,
-    Invariant,
-    KnightMoves,
-    LexLeader,
-    NoTouch,
-    Regions,
-    Toroidal,
-    Where,
-    lower,
-)
-from cpqueens.vocabulary.expressions import (
+from cpqueens.expressions import (
     NEGATED,
     CellVar,
     Comparison,
@@ -52,6 +39,19 @@ from cpqueens.vocabulary.expressions import (
     bounds,
     evaluate,
     reads,
+)
+from cpqueens.vocabulary.constraints import (
+    BUILT_IN_KINDS,
+    AllDifferent,
+    Disjoint,
+    Invariant,
+    KnightMoves,
+    LexLeader,
+    NoTouch,
+    Regions,
+    Toroidal,
+    Where,
+    lower,
 )
 from cpqueens.vocabulary.geometry import AFFINE
 

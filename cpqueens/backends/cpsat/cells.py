@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from cpqueens.backends.cpsat.solve import run
 from cpqueens.backends.outcome import Outcome, Progress
+from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
-from cpqueens.vocabulary.checks import Deadline
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

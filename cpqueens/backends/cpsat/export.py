@@ -12,16 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from cpqueens.backends.translate import domains, unsupported
-from cpqueens.vocabulary.constraints import (
-    AllDifferent,
-    Disjoint,
-    KnightMoves,
-    NoTouch,
-    Regions,
-    Toroidal,
-    Where,
-)
-from cpqueens.vocabulary.expressions import (
+from cpqueens.expressions import (
     CellVar,
     Comparison,
     Distinct,
@@ -33,6 +24,15 @@ from cpqueens.vocabulary.expressions import (
     Var,
     apply_operator,
     bounds,
+)
+from cpqueens.vocabulary.constraints import (
+    AllDifferent,
+    Disjoint,
+    KnightMoves,
+    NoTouch,
+    Regions,
+    Toroidal,
+    Where,
 )
 
 

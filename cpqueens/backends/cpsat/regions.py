@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cpqueens.vocabulary.checks import Deadline
+    from cpqueens.clock import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "cpsat"

@@ -19,6 +19,7 @@ from cpqueens.backends import Capabilities
 from cpqueens.backends.translate import domains as cell_domains
 from cpqueens.backends.translate import tight_regions, unsupported
 from cpqueens.errors import IncompleteSearchError
+from cpqueens.expressions import CondNode, evaluate, reads
 from cpqueens.vocabulary.constraints import (
     BUILT_IN_KINDS,
     AllDifferent,
@@ -32,11 +33,10 @@ from cpqueens.vocabulary.constraints import (
     Where,
     lower,
 )
-from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
 from cpqueens.vocabulary.geometry import transform
 
 if TYPE_CHECKING:
-    from cpqueens.vocabulary.expressions import Variable
+    from cpqueens.expressions import Variable
     from cpqueens.vocabulary.problem import Problem
 
 #: The constraint classes this backend translates.

@@ -34,10 +34,11 @@ from typing import Any, Literal
 import constraint as pc
 
 from cpqueens.backends.outcome import Outcome, Progress
+from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
+from cpqueens.expressions import CondNode, evaluate, reads
 from cpqueens.vocabulary.cells import CellProblem, Piece
-from cpqueens.vocabulary.checks import Deadline, check_time_limit
-from cpqueens.vocabulary.expressions import CondNode, evaluate, reads
+from cpqueens.vocabulary.checks import check_time_limit
 
 NAME = "python-constraint"
 Sense = Literal["maximize", "minimize"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from cpqueens.errors import IncompleteSearchError, NotSupportedError
 
 if TYPE_CHECKING:
-    from cpqueens.vocabulary.checks import Deadline
+    from cpqueens.clock import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 NAME = "python-constraint"

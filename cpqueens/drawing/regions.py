@@ -9,12 +9,50 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from cpqueens.vocabulary.drawing import CROWN
+from cpqueens.drawing.pictures import CROWN
 
-if TYPE_CHECKING:
-    from cpqueens.vocabulary.regions import Cell, RegionPuzzle
+Cell = tuple[int, int]
+
+
+class RegionPuzzle(Protocol):
+    """What a drawing reads of a region puzzle (``cpqueens.vocabulary.regions.RegionPuzzle``)."""
+
+    @property
+    def n(self) -> int:
+        """The grid's size."""
+        ...
+
+    @property
+    def regions(self) -> tuple[tuple[int, ...], ...]:
+        """Each cell's region number, row by row."""
+        ...
+
+    @property
+    def stars(self) -> int:
+        """The stars per row, column and region."""
+        ...
+
+    @property
+    def queens(self) -> tuple[Cell, ...]:
+        """The given queens."""
+        ...
+
+    @property
+    def blocked(self) -> tuple[Cell, ...]:
+        """The blocked cells."""
+        ...
+
+    @property
+    def labels(self) -> str:
+        """The symbol of each region."""
+        ...
+
+    def to_text(self, queens: Iterable[Cell] = ()) -> str:
+        """The puzzle's letter grid, ``queens`` marked."""
+        ...
+
 
 #: Region fills: light, distinct hues in the spirit of the Queens game's palette.
 FILLS = (
