@@ -45,6 +45,13 @@ def start(time_limit: float | None) -> Deadline | None:
     return None if time_limit is None else Deadline(time_limit)
 
 
-def left(deadline: Deadline | None) -> float | None:
-    """The seconds ``deadline`` leaves (None: no limit)."""
-    return None if deadline is None else deadline.left()
+def seconds_left(deadline: Deadline | None) -> float | None:
+    """The seconds ``deadline`` leaves, for a search that takes a number (None: no limit).
+
+    A deadline already passed raises its ``IncompleteSearchError``: no
+    search starts with no time.
+    """
+    if deadline is None:
+        return None
+    deadline.check()
+    return max(deadline.left(), 1e-3)

@@ -19,6 +19,7 @@ import cpqueens
 from cpqueens.backends.bitmask import cells as cells_bitmask
 from cpqueens.vocabulary.cells import CellBoard, CellProblem
 from tests.oracle_cells import Board, quota_classes, quota_sets
+from tests.test_puzzles import oracle as oracle_puzzle
 
 PC = "python-constraint"
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,9 +75,12 @@ def test_random_boards_with_quotas_agree_with_the_oracle(seed):
     for backend in ("cpsat", PC):
         found = {tuple((r, c) for r, c, _ in s) for s in model.solutions(backend=backend)}
         assert found == set(expected)
-    classes = quota_classes(
-        board, expected, **{k: options.get(k) for k in ("per_row", "per_column", "regions")}
-    )
+    quotas = {k: options.get(k) for k in ("per_row", "per_column", "regions")}
+    one_per_line = attack != "king" and independent and options.get("per_region") in (None, 1)
+    if one_per_line and (quotas["per_row"], quotas["per_column"]) in ((1, None), (None, 1)):
+        # n queens or rooks, one per row, are one per column too: the same statement
+        quotas["per_row"] = quotas["per_column"] = 1
+    classes = quota_classes(board, expected, **quotas)
     assert model.count(unique=True) == classes
     if len(expected) >= 2:
         assert model.cross_check() == len(expected)
@@ -149,17 +153,20 @@ def test_the_queens_game_and_star_battle_symmetries():
     # the four 2x2 quarters of a 4x4 board: every board symmetry maps them onto quarters
     quarters = [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]
     model = cpqueens.cells(4, per_row=1, per_column=1, regions=quarters, per_region=1)
-    assert len(model.cells.symmetries) == 8
-    uneven = cpqueens.cells(4, per_row=1, regions=quarters, per_region=1)
-    names = [name for name, _ in uneven.cells.symmetries]
-    assert names == ["identity", "rot180", "mirror", "flip"]
+    assert len(model.lowered().symmetries) == 8
+    # one queen per row is one per column too: the same statement, the same 8 symmetries
+    same = cpqueens.cells(4, per_row=1, regions=quarters, per_region=1)
+    assert same.symmetries() == model.symmetries() and len(same.symmetries()) == 8
+    kings = cpqueens.cells(4, per_row=1, attack="king", regions=quarters, per_region=1)
+    names = [name for name, _ in kings.lowered().symmetries]
+    assert names == ["identity", "rot180", "mirror", "flip"]  # kings: columns unstated
     stripes = [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]]
     banded = cpqueens.cells(4, per_row=1, per_column=1, regions=stripes, per_region=1)
-    names = [name for name, _ in banded.cells.symmetries]
+    names = [name for name, _ in banded.lowered().symmetries]
     assert names == ["identity", "rot180", "mirror", "flip"]
     lopsided = [[0, 0, 1, 1], [0, 1, 1, 1], [2, 2, 2, 3], [2, 2, 3, 3]]  # a half turn only
     alone = cpqueens.cells(4, per_row=1, per_column=1, regions=lopsided, per_region=1)
-    assert [name for name, _ in alone.cells.symmetries] == ["identity", "rot180"]
+    assert [name for name, _ in alone.lowered().symmetries] == ["identity", "rot180"]
 
 
 def puzzles(key, count):
@@ -184,10 +191,10 @@ def star_battles():
 
 
 @pytest.mark.slow
-def test_star_battle_puzzles_count_and_solve_the_same_through_the_cell_model():
+def test_star_battle_puzzles_count_and_solve_the_same_through_the_one_door():
     counts = []
     for puzzle in star_battles():
-        model = puzzle.cell_model()
+        model = cpqueens.model(puzzle)
         expected = puzzle.solutions()
         counts.append(len(expected))
         assert model.count() == len(expected) == puzzle.count(backend="cpsat")
@@ -199,13 +206,13 @@ def test_star_battle_puzzles_count_and_solve_the_same_through_the_cell_model():
 def test_a_small_star_battle_cross_checks_with_python_constraint():
     sixes = tuple(tuple(2 * (r // 2) + c // 3 for c in range(6)) for r in range(6))
     puzzle = cpqueens.Puzzle(6, sixes, stars=1, blocked=[(1, 1)])
-    assert puzzle.cell_model().cross_check() == puzzle.count()
-    assert puzzle.cell_model().count(backend=PC) == puzzle.count(backend=PC)
+    assert cpqueens.model(puzzle).cross_check() == puzzle.count()
+    assert cpqueens.model(puzzle).count(backend=PC) == puzzle.count(backend=PC)
 
 
-def test_a_star_battle_cell_model_reads_as_mathematics():
+def test_a_star_battle_statement_reads_as_mathematics():
     blocks = tuple(tuple(2 * (r // 2) + c // 4 for c in range(8)) for r in range(8))
-    text = str(cpqueens.Puzzle(8, blocks, stars=2).cell_model())
+    text = str(cpqueens.model(cpqueens.Puzzle(8, blocks, stars=2)))
     assert text.splitlines()[2:] == [
         "  sum x[r,c] over c = 2 for each row r, 0 <= r < 8",
         "  sum x[r,c] over r = 2 for each column c, 0 <= c < 8",
@@ -215,14 +222,16 @@ def test_a_star_battle_cell_model_reads_as_mathematics():
 
 
 def test_the_compiled_counter_declines_quotas_and_auto_takes_cpsat():
-    model = cpqueens.cells(5, attack="rook", per_row=1, per_column=1)
-    assert not cells_bitmask.supports(model.cells, 5)
-    assert cells_bitmask.supports(cpqueens.cells(5).cells, 5)
+    model = cpqueens.cells(5, attack="king", per_row=1)  # kings: no column quota, cells
+    assert not cells_bitmask.supports(model.lowered(), 5)
+    assert cells_bitmask.supports(cpqueens.cells(5).lowered(), 5)
     with pytest.raises(ValueError, match=re.escape("backend 'bitmask' cannot count this")):
         model.count(queens=5, backend="bitmask")
     with pytest.raises(cpqueens.NotSupportedError, match="without quotas"):
-        cells_bitmask.count(model.cells, 5)
-    assert model.count(queens=5) == 120
+        cells_bitmask.count(model.lowered(), 5)
+    assert model.count(queens=5) == model.count("cpsat") == 184  # c[r+1] - c[r] not in -1..1
+    # rooks with one per row and column are one per row and column: the bitmask engine counts
+    assert cpqueens.cells(5, attack="rook", per_row=1, per_column=1).count("bitmask") == 120
 
 
 @pytest.mark.parametrize("backend", ["cpsat", PC])
@@ -242,7 +251,7 @@ def test_dominating_with_quotas_agrees_with_the_oracle():
 
 
 def test_check_names_the_quota_a_placement_breaks():
-    problem = cpqueens.cells(4, attack="rook", per_row=1, per_column=1).cells
+    problem = cpqueens.cells(4, attack="rook", per_row=1, per_column=1).lowered()
     assert problem.check([(0, 0, 0), (1, 1, 0), (2, 2, 0), (3, 3, 0)]) is None
     assert problem.check([(0, 0, 0), (1, 1, 0), (2, 2, 0)]) == "row 3 holds 0 pieces, expected 1"
 
@@ -259,17 +268,12 @@ BAD = [
         "4 columns: no solution meets both",
     ),
     (
-        {"per_row": 1, "regions": [[0, 0, 1, 1]] * 4, "per_region": 1},
+        {"per_row": 1, "attack": "king", "regions": [[0, 0, 1, 1]] * 4, "per_region": 1},
         ValueError,
         "per_row=1 puts 4 pieces on the 4 rows, but per_region=1 puts 2 pieces on the "
         "2 regions: no solution meets both",
     ),
-    ({"per_region": 1}, ValueError, "per_region needs regions: a grid of region numbers"),
-    (
-        {"regions": [[0, 1, 2, 3]] * 4},
-        ValueError,
-        "regions need per_region: the number of pieces in every region",
-    ),
+    ({"per_region": 1}, ValueError, "per_region=1 needs regions: a grid of region numbers"),
     (
         {"regions": [[0, 1, 2, 3]] * 3, "per_region": 1},
         ValueError,
@@ -310,6 +314,14 @@ def test_bad_quotas_are_refused_by_name(options, error, message):
         cpqueens.cells(4, **options)
 
 
+def test_regions_without_a_quota_take_one_piece_per_region_through_every_door():
+    stripes = [[0, 1, 2, 3]] * 4
+    assert cpqueens.cells(4, regions=stripes).statement.per_region == 1
+    assert cpqueens.model(4, regions=stripes).statement.per_region == 1
+    with pytest.raises(ValueError, match="^regions need per_region: the number of pieces"):
+        CellProblem(CellBoard(4, 4), regions=stripes)
+
+
 def test_a_queens_count_that_contradicts_the_quotas_is_refused():
     model = cpqueens.cells(8, per_row=1)
     message = (
@@ -320,15 +332,15 @@ def test_a_queens_count_that_contradicts_the_quotas_is_refused():
             verb(queens=7)  # every verb takes backend first and queens by keyword
 
 
-def test_a_puzzle_with_diagonals_and_two_stars_has_no_cell_model():
+def test_a_puzzle_with_diagonals_and_two_stars_is_one_statement_on_every_engine():
+    # the long diagonals attack (bishops' lines), no two stars touch, 2 per row, column, region
     blocks = tuple(tuple(2 * (r // 2) + c // 4 for c in range(8)) for r in range(8))
     puzzle = cpqueens.Puzzle(8, blocks, stars=2, diagonals=True)
-    message = (
-        "a puzzle with diagonals and 2 stars has no cell model: "
-        "the long diagonals are stated for one star only"
-    )
-    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
-        puzzle.cell_model()
+    expected = oracle_puzzle(8, blocks, stars=2, diagonals=True)
+    model = cpqueens.model(puzzle)
+    assert model.statement.board.attack == "bishop"
+    for backend in ("bitmask", "cpsat"):
+        assert puzzle.count(backend) == model.count(backend) == len(expected)
 
 
 def test_quotas_take_part_in_equality_and_hashing():

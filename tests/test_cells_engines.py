@@ -8,13 +8,11 @@ agree, and a deliberately wrong engine must make it raise.
 from __future__ import annotations
 
 import random
-import sys
-import types
 
 import pytest
 
 import cpqueens
-from cpqueens.backends import Capabilities, register, unregister
+from cpqueens.backends import Engine, register, unregister
 from cpqueens.errors import (
     CountInterrupted,
     CrossCheckError,
@@ -78,7 +76,7 @@ def test_python_constraint_counts_as_the_oracle_cpsat_and_the_compiled_counter(
     assert model.cross_check(size) == expected
     found = list(model.solutions(queens=size, backend=PC))
     assert len(found) == len(set(found)) == expected
-    assert all(model.cells.check(pieces) is None for pieces in found)
+    assert all(model.lowered().check(pieces) is None for pieces in found)
 
 
 def test_python_constraint_lists_the_same_solutions_as_cpsat():
@@ -99,7 +97,7 @@ def test_python_constraint_counts_every_size_and_bounds():
     from cpqueens.backends.pyconstraint import cells as cells_pyconstraint
 
     board = Board(3, 4, [(1, 1)])
-    problem = cpqueens.cells(3, 4, [(1, 1)]).cells
+    problem = cpqueens.cells(3, 4, [(1, 1)]).lowered()
     by_size = [len(board.sets(k)) for k in range(12)]
     assert cells_pyconstraint.count(problem) == sum(by_size)
     assert cells_pyconstraint.count(problem, at_least=2, at_most=3) == sum(by_size[2:4])
@@ -116,8 +114,8 @@ def test_a_board_with_every_cell_blocked_counts_the_empty_set_on_every_engine():
     model = cpqueens.cells(2, blocked=[(0, 0), (0, 1), (1, 0), (1, 1)])
     assert len(Board(2, 2, [(0, 0), (0, 1), (1, 0), (1, 1)]).sets(0)) == 1  # the oracle
     assert model.count(backend=PC) == model.count(backend="cpsat") == 1
-    assert cells_pyconstraint.count(model.cells, at_least=1) == 0
-    assert cells_pyconstraint.count(model.cells, at_most=0) == 1
+    assert cells_pyconstraint.count(model.lowered(), at_least=1) == 0
+    assert cells_pyconstraint.count(model.lowered(), at_most=0) == 1
 
 
 @pytest.mark.parametrize(
@@ -147,7 +145,7 @@ def test_python_constraint_optimises_by_stepping_the_size(rows, cols, blocked, t
     verb = model.maximize if what in ("independence", "peaceable") else model.minimize
     result = verb(backend=PC)
     assert (result.value, result.status, result.bound) == (best, "optimal", best)
-    assert model.cells.check([q if len(q) == 3 else (*q, 0) for q in result.queens]) is None
+    assert model.lowered().check([q if len(q) == 3 else (*q, 0) for q in result.queens]) is None
     assert verb().value == best  # CP-SAT agrees
 
 
@@ -207,7 +205,7 @@ def test_the_compiled_counter_resumes_across_chunks(monkeypatch):
     assert dominating.count(queens=3, backend="bitmask") == len(
         Board(5, 5, [(0, 4)]).sets(3, False, True)
     )
-    assert cells_bitmask.counts(model.cells)[:5] == [len(board.sets(k)) for k in range(5)]
+    assert cells_bitmask.counts(model.lowered())[:5] == [len(board.sets(k)) for k in range(5)]
 
 
 def test_the_backend_choice_names_what_cannot_count():
@@ -227,22 +225,22 @@ def test_the_backend_choice_names_what_cannot_count():
         cpqueens.cells(4).maximize(backend="bitmask")
 
 
+class OffByOne(Engine):
+    """An engine whose cell counter is off by one."""
+
+    NAME = "off-by-one"
+
+    def cell_refusal(self, problem, verb, size=None, unique=False, sense=None):
+        return None if verb == "count" and not unique else "it only counts"
+
+    def cell_count(self, problem, size, *, unique=False, deadline=None, limit=None):
+        return 1 + cpqueens.cells(problem.board.rows).count(queens=size, backend="cpsat")
+
+
 @pytest.fixture
-def wrong_engine(monkeypatch):
+def wrong_engine():
     """An engine whose cell counter is off by one, registered as "off-by-one"."""
-    cells = types.ModuleType("cpqueens_test_off_by_one_cells")
-    cells.supports = lambda problem, size=None, unique=False: not unique  # type: ignore[attr-defined]
-    cells.count = lambda problem, size=None, **_: (
-        1
-        + cpqueens.cells(  # type: ignore[attr-defined]
-            problem.board.rows
-        ).count(queens=size, backend="cpsat")
-    )
-    monkeypatch.setitem(sys.modules, cells.__name__, cells)
-    engine = types.SimpleNamespace(
-        NAME="off-by-one", SUPPORTS=(), CAPABILITIES=Capabilities(cells=cells.__name__)
-    )
-    register("off-by-one", engine)
+    register("off-by-one", OffByOne())
     yield
     unregister("off-by-one")
 

@@ -9,9 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.backends import bitmask
 from cpqueens.backends.bitmask import conditions
-from tests import oracle
+from tests import internals, oracle
 from tests.test_expressions import build, condition_trees
 
 pytest.importorskip("numba")
@@ -40,12 +39,12 @@ def test_the_kernel_agrees_with_the_oracle_on_random_conditions(drawn):
         for s in oracle.solutions(n, blocked, placed)
         if all(build(tree, lambda c, r, s=s: s[c][r], False) for tree in trees)
     ]
-    plan = bitmask.compile_plan(m)
+    plan = internals.plan(m)
     assert conditions.fits(plan)
     assert conditions.count(plan) == len(expected)
     assert list(conditions.solutions(plan)) == expected
     if plan.checks:
-        assert bitmask.compiled_conditions(plan)
+        assert internals.compiled_conditions(plan)
     assert m.count("bitmask") == len(expected)
     first = m.first("bitmask")
     assert (first.columns if first else None) == (expected[0] if expected else None)
@@ -65,7 +64,7 @@ def test_the_kernel_agrees_with_the_oracle_on_larger_boards(drawn):
     m = cpqueens.model(n)
     narrowed = m.where(build(tree, lambda c, r: m.q[r], True))
     expected = [s for s in free_board(n) if build(tree, lambda c, r, s=s: s[r], False)]
-    plan = bitmask.compile_plan(narrowed)
+    plan = internals.plan(narrowed)
     assert conditions.count(plan) == len(expected)
     assert list(conditions.solutions(plan)) == expected
 
@@ -81,7 +80,7 @@ def test_the_kernel_agrees_with_cpsat_on_random_three_row_conditions(seed):
     a, b, c = rng.sample(range(n), 3)
     k = rng.randint(2, 5)
     narrowed = m.where((q[a] + 2 * q[b] - q[c]) % k == rng.randrange(k), abs(q[a] - q[c]) > 1)
-    plan = bitmask.compile_plan(narrowed)
+    plan = internals.plan(narrowed)
     assert conditions.compile_conditions(plan).programs > 0  # a postfix program, not a table
     assert narrowed.count("bitmask") == narrowed.count("cpsat")
 
@@ -99,18 +98,18 @@ def test_the_kernel_agrees_with_cpsat_on_random_three_row_conditions(seed):
 def test_the_issues_conditions_at_13_on_the_kernel(make, expected):
     m = cpqueens.model(13)
     narrowed = m.where(make(m.q, 13))
-    plan = bitmask.compile_plan(narrowed)
-    assert bitmask.compiled_conditions(plan)
+    plan = internals.plan(narrowed)
+    assert internals.compiled_conditions(plan)
     compiled = conditions.compile_conditions(plan)
     assert compiled.programs == 0  # pair tables and shifted sets only
     assert compiled.tail == (compiled.shift.shape[0] == 0)  # all_different reads every row
-    assert bitmask.count(narrowed) == expected
+    assert internals.count("bitmask", narrowed) == expected
 
 
 def test_half_the_solutions_have_the_first_queen_left_of_the_last():
     # q[0] == q[n-1] is impossible and the mirror swaps < and >: exactly half of A000170(12).
     m = cpqueens.model(12)
-    assert bitmask.count(m.where(m.q[0] < m.q[11])) == 14_200 // 2
+    assert internals.count("bitmask", m.where(m.q[0] < m.q[11])) == 14_200 // 2
 
 
 def test_solutions_come_in_order_across_chunks(monkeypatch):
@@ -123,7 +122,7 @@ def test_solutions_come_in_order_across_chunks(monkeypatch):
         for s in oracle.solutions(8)
         if abs(s[0][0] - s[0][7]) != 3 and (s[0][1] + s[0][2] + s[0][3]) % 2 == 0
     ]
-    assert list(conditions.solutions(bitmask.compile_plan(narrowed))) == expected
+    assert list(conditions.solutions(internals.plan(narrowed))) == expected
 
 
 def test_a_passed_deadline_ends_the_listing():
@@ -259,7 +258,7 @@ def test_lookups_membership_and_counts_agree_with_the_oracle_on_every_backend(dr
     expected = [s[0] for s in oracle.solutions(n) if holds(s[0])]
     for backend in cpqueens.backends():
         assert [s.columns for s in narrowed.solutions(backend)] == expected, backend
-    assert conditions.count(bitmask.compile_plan(narrowed)) == len(expected)
+    assert conditions.count(internals.plan(narrowed)) == len(expected)
 
 
 def test_one_queen_per_region_is_one_line():
@@ -404,7 +403,7 @@ def test_first_looks_ahead_at_the_rows_a_pair_cuts():
     # the lexicographic DFS searched for minutes before meeting it at row 29.
     m = cpqueens.model(30)
     narrowed = m.where(m.q[0] > m.q[29], abs(m.q[1] - m.q[2]) > 3)
-    plan = bitmask.compile_plan(narrowed)
+    plan = internals.plan(narrowed)
     assert conditions.compile_conditions(plan).watched.tolist() == [2, 29]
     found = narrowed.first(time_limit=60)
     assert found.columns[0] > found.columns[29] and abs(found.columns[1] - found.columns[2]) > 3

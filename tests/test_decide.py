@@ -14,9 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.backends import bitmask
 from cpqueens.backends.bitmask import search as bitmask_search
-from tests import oracle
+from tests import internals, oracle
 from tests.processes import cpu_seconds, environment, wait_for
 
 LIMIT_REACHED = r"^the time limit of {} s ended the search before it was complete$"
@@ -49,7 +48,7 @@ SETTINGS = settings(
 def test_the_kernels_find_the_enumerations_first_solution_and_decide_as_the_oracle(drawn, chunk):
     n, blocked, placed, colours = drawn
     expected = oracle.solutions(n, blocked, placed, colours)
-    plan = bitmask.compile_plan(cpqueens.model(n, blocked, colours=colours, placed=placed))
+    plan = internals.plan(cpqueens.model(n, blocked, colours=colours, placed=placed))
     old, bitmask_search.CHUNK = (
         bitmask_search.CHUNK,
         chunk,
@@ -113,7 +112,7 @@ def test_first_is_the_lexicographic_first_solution_on_larger_boards():
                 11, 9, 7, 5, 17, 19, 16, 13, 20, 18)  # fmt: skip
     assert cpqueens.model(30).first().columns == expected
     model = cpqueens.model(14, [(0, 0), (1, 2), (5, 5)], placed=[(3, 3)])
-    assert model.first().by_colour == next(bitmask.solutions(model))
+    assert model.first().by_colour == next(internals.solutions("bitmask", model))
     model = cpqueens.model(9, [(0, 0), (1, 2), (5, 5)], placed=[(3, 3)])
     assert model.first().by_colour == oracle.solutions(9, [(0, 0), (1, 2), (5, 5)], [(3, 3)])[0]
 

@@ -13,7 +13,7 @@ import cpqueens
 from cpqueens.errors import CheckpointError
 from cpqueens.execution.checkpoint import describe
 from cpqueens.expressions import Comparison, Logic, Var, reads
-from tests import oracle
+from tests import internals, oracle
 
 # A drawn condition is a small tree of tuples, read twice by ``build``: once with
 # the model's q (operator overloading builds nodes), once with plain ints (Python
@@ -196,10 +196,9 @@ def test_conditions_on_two_colours_and_placed_triples(backend):
 
 
 def test_a_condition_on_one_row_becomes_a_row_mask():
-    from cpqueens.backends import bitmask
 
     m = cpqueens.model(6)
-    plan = bitmask.compile_plan(m.where(m.q[2] % 2 == 1, m.q[0] + m.q[1] > 4))
+    plan = internals.plan(m.where(m.q[2] % 2 == 1, m.q[0] + m.q[1] > 4))
     assert plan.allowed[0][2] == 0b101010
     assert [row for row, _ in plan.checks] == [(0, 1)]
 

@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.backends import bitmask
-from tests import oracle
+from tests import internals, oracle
 from tests.processes import children, environment
 
 QUEEN_LINES = frozenset({0, 1, -1})
@@ -36,8 +35,8 @@ def plans(draw):
 @pytest.mark.slow
 def test_the_flat_dfs_lists_what_the_mask_dfs_lists(plan):
     n, allowed, offsets, toroidal, knight = plan
-    masks = list(bitmask.placements(n, allowed, offsets, toroidal=toroidal, knight=knight))
-    flat = list(bitmask._flat_placements(n, allowed, offsets, toroidal=toroidal, knight=knight))
+    masks = list(internals.placements(n, allowed, offsets, toroidal=toroidal, knight=knight))
+    flat = list(internals.flat_placements(n, allowed, offsets, toroidal=toroidal, knight=knight))
     assert flat == masks
 
 
@@ -46,16 +45,16 @@ def test_the_flat_dfs_agrees_with_the_oracle_on_blocked_boards():
         blocked = {(r, (3 * r + 1) % n) for r in range(0, n, 2)}
         full = (1 << n) - 1
         allowed = [full & ~sum(1 << c for rr, c in blocked if rr == r) for r in range(n)]
-        flat = sum(1 for _ in bitmask._flat_placements(n, allowed, QUEEN_LINES))
+        flat = sum(1 for _ in internals.flat_placements(n, allowed, QUEEN_LINES))
         assert flat == len(oracle.placements(n, blocked))
 
 
 def test_the_flat_dfs_checks_conditions_as_rows_are_placed():
     model = cpqueens.model(6)
-    checks = bitmask.compile_plan(model.where(model.q[1] == model.q[0] + 2)).row_checks(0)
+    checks = internals.plan(model.where(model.q[1] == model.q[0] + 2)).row_checks(0)
     full = (1 << 6) - 1
-    want = [p for p in bitmask.placements(6, [full] * 6, QUEEN_LINES) if p[1] == p[0] + 2]
-    got = list(bitmask._flat_placements(6, [full] * 6, QUEEN_LINES, checks=checks))
+    want = [p for p in internals.placements(6, [full] * 6, QUEEN_LINES) if p[1] == p[0] + 2]
+    got = list(internals.flat_placements(6, [full] * 6, QUEEN_LINES, checks=checks))
     assert got == want and len(want) > 0
 
 

@@ -11,7 +11,7 @@ import cpqueens
 from cpqueens.backends import bitmask
 from cpqueens.kernels import placements as native
 from cpqueens.vocabulary.constraints import Placed
-from tests import oracle
+from tests import internals, oracle
 
 
 @st.composite
@@ -31,9 +31,9 @@ def random_models(draw):
 def test_native_count_agrees_with_the_oracle(drawn):
     n, blocked, placed, colours = drawn
     expected = len(oracle.solutions(n, blocked, placed, colours))
-    plan = bitmask.compile_plan(cpqueens.model(n, blocked, colours=colours, placed=placed))
-    assert bitmask._native_count(plan) == expected
-    assert bitmask._python_count(plan) == expected
+    plan = internals.plan(cpqueens.model(n, blocked, colours=colours, placed=placed))
+    assert internals.native_count(plan) == expected
+    assert internals.python_count(plan) == expected
 
 
 @settings(max_examples=30, deadline=None)
@@ -41,7 +41,7 @@ def test_native_count_agrees_with_the_oracle(drawn):
 @pytest.mark.slow
 def test_listed_placements_are_the_oracles_in_order(drawn):
     n, blocked, placed, _ = drawn
-    masks = bitmask.compile_plan(cpqueens.model(n, blocked, placed=placed)).allowed[0]
+    masks = internals.plan(cpqueens.model(n, blocked, placed=placed)).allowed[0]
     allowed = np.array(masks, dtype=np.uint64)
     size = native.count_placements(allowed)
     packed = native.list_placements(allowed, size)
@@ -53,10 +53,10 @@ def test_listed_placements_are_the_oracles_in_order(drawn):
 def test_nested_and_listed_pair_counts_agree(monkeypatch):
     # Two colours on an asymmetric 9x9 board, with and without the placement lists.
     model = cpqueens.model(9, blocked=[(0, 0), (2, 5), (4, 4), (8, 1)], colours=2)
-    plan = bitmask.compile_plan(model)
-    listed = bitmask._native_count(plan)
+    plan = internals.plan(model)
+    listed = internals.native_count(plan)
     monkeypatch.setattr(bitmask, "PAIR_LIST_LIMIT", 0)
-    assert bitmask._native_count(plan) == listed == bitmask._python_count(plan)
+    assert internals.native_count(plan) == listed == internals.python_count(plan)
 
 
 def test_wide_boards_take_the_nested_kernel():
@@ -65,8 +65,8 @@ def test_wide_boards_take_the_nested_kernel():
     black = list(enumerate((0, 2, 10, 6, 14, 12)))
     white = [(r, 16 - c) for r, c in black]
     model = cpqueens.model(17, placed=black, colours=2).with_constraints(Placed(white, 1))
-    plan = bitmask.compile_plan(model)
-    assert bitmask._native_count(plan) == bitmask._python_count(plan) == 812
+    plan = internals.plan(model)
+    assert internals.native_count(plan) == internals.python_count(plan) == 812
 
 
 @pytest.mark.parametrize(
@@ -75,20 +75,17 @@ def test_wide_boards_take_the_nested_kernel():
 )
 def test_the_judges_two_colour_samples(rows, expected):
     blocked = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "0"]
-    plan = bitmask.compile_plan(cpqueens.model(4, blocked, colours=2))
-    assert bitmask._native_count(plan) == expected
+    plan = internals.plan(cpqueens.model(4, blocked, colours=2))
+    assert internals.native_count(plan) == expected
 
 
 def test_oeis_counts_on_the_native_path():
     # A000170 for n = 1..13 and the two-colour counts for n = 1..8 (DESIGN.md).
     one = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712]
     two = [0, 0, 0, 2, 40, 12, 496, 3252]
+    assert [internals.native_count(internals.plan(cpqueens.model(n))) for n in range(1, 14)] == one
     assert [
-        bitmask._native_count(bitmask.compile_plan(cpqueens.model(n))) for n in range(1, 14)
-    ] == one
-    assert [
-        bitmask._native_count(bitmask.compile_plan(cpqueens.model(n, colours=2)))
-        for n in range(1, 9)
+        internals.native_count(internals.plan(cpqueens.model(n, colours=2))) for n in range(1, 9)
     ] == two
 
 
@@ -96,5 +93,5 @@ def test_oeis_counts_on_the_native_path():
 def test_process_pool_on_the_native_path():
     # Subproblems of a 10x10 two-colour board are big enough for the kernels in each worker.
     model = cpqueens.model(10, blocked=[(0, 3), (5, 7), (9, 9)], colours=2)
-    expected = bitmask._native_count(bitmask.compile_plan(model))
+    expected = internals.native_count(internals.plan(model))
     assert model.count(backend="bitmask", workers=2) == expected == 102442

@@ -16,8 +16,8 @@ import pytest
 
 import cpqueens
 from cpqueens import Puzzle
-from cpqueens.backends import bitmask
 from cpqueens.vocabulary.constraints import NoTouch, Regions
+from tests import internals
 from tests import oracle_regions as oracle
 
 ENGINES = ("auto", "bitmask", "cpsat", "python-constraint")
@@ -196,17 +196,17 @@ def test_the_compiled_regions_kernel_answers_one_colour():
     puzzle = puzzles()[0]
     m = cpqueens.model(puzzle)
     assert m.engine(path=True) == "bitmask: one search, by the compiled regions kernel"
-    plan = bitmask.compile_plan(m)
-    assert bitmask.regions_grid(plan) == puzzle.regions
-    assert bitmask.count(m) == 1 and bitmask.decides(m)
-    assert bitmask.first(m, None, True) == ((2, 0, 3, 1, 4),)
+    plan = internals.plan(m)
+    assert internals.regions_grid(plan) == puzzle.regions
+    assert internals.count("bitmask", m) == 1 and internals.decides("bitmask", m)
+    assert internals.first("bitmask", m, None, True) == ((2, 0, 3, 1, 4),)
     # rooks without no-touch could touch: the kernel (which forbids it) is not used
     rooks = cpqueens.model(5, regions=puzzle.regions, diagonals=False)
-    assert bitmask.regions_grid(bitmask.compile_plan(rooks)) is None
+    assert internals.regions_grid(internals.plan(rooks)) is None
     assert rooks.count() == len(oracle.solutions(5, puzzle.regions, diagonals=False))
     # queens forbid touching anyway: the kernel answers without NoTouch
     queens = cpqueens.model(5, regions=puzzle.regions)
-    assert bitmask.regions_grid(bitmask.compile_plan(queens)) == puzzle.regions
+    assert internals.regions_grid(internals.plan(queens)) == puzzle.regions
     assert queens.count() == len(oracle.solutions(5, puzzle.regions))
     # a condition on one row narrows that row's cells: the kernel still answers
     assert "regions kernel" in m.where(m.q[0] != 2).engine(path=True)

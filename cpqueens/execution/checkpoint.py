@@ -57,7 +57,7 @@ def describe(model: Problem) -> str:
     """An exact one-line description of ``model``, the identity a checkpoint records.
 
     >>> from cpqueens import model
-    >>> describe(model(6, blocked=[(0, 1)], colours=2))
+    >>> describe(model(6, blocked=[(0, 1)], colours=2).columns())
     'n=6 colours=2 blocked=[(0, 1)] placed=[]'
     """
     text = (

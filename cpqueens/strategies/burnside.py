@@ -53,7 +53,7 @@ def classes(model: Problem, names: Sequence[str], total: int) -> int:
     Raises ArithmeticError if Burnside's sum does not divide by the group's size.
 
     >>> from cpqueens import model
-    >>> classes(model(8), ("identity", "rot90", "rot180", "rot270", "mirror", "flip",
+    >>> classes(model(8).columns(), ("identity", "rot90", "rot180", "rot270", "mirror", "flip",
     ...                    "diagonal", "antidiagonal"), 92)
     12
     """
@@ -76,7 +76,7 @@ def turn_fixed(model: Problem) -> tuple[int, int]:
     The model is one the half turn keeps (its holes and placed queens).
 
     >>> from cpqueens import model
-    >>> turn_fixed(model(8)), turn_fixed(model(6, colours=2))
+    >>> turn_fixed(model(8).columns()), turn_fixed(model(6, colours=2).columns())
     ((4, 0), (12, 0))
     """
     n = model.n

@@ -22,9 +22,9 @@ def path(model: Problem, engine: str) -> str:
 
     >>> from cpqueens import model
     >>> m = model(16)
-    >>> path(m, "bitmask")
+    >>> path(m.columns(), "bitmask")
     'bitmask: classes'
-    >>> path(m.where(m.q[0] < m.q[15]), "bitmask")
+    >>> path(m.where(m.q[0] < m.q[15]).columns(), "bitmask")
     'bitmask: subproblems, each by the compiled conditions kernel'
     """
     if takes_placed_as_holes(model, engine):

@@ -1,10 +1,13 @@
-"""The planner: which engine answers a model, which way to count it, and where its search runs.
+"""The planner: for every verb, which engine answers a statement, in which form, which way.
 
-- ``backend="auto"`` (the default) is the fastest exact engine that supports
-  every constraint of the model: the first in the registry's preference
-  (``backends.preference()``: the ``bitmask`` engine for everything its
-  kernels handle, else ``cpsat``, which states any constraint, else
-  ``python-constraint``). A named backend is used as named.
+- :func:`route` is the one resolver of every verb (count, solutions, first,
+  exists, find, maximize/minimize, the puzzle verbs): it lowers the statement
+  to the forms the verb can use (the column form ``q[r]`` when the statement
+  has one piece per row and column, the region form for an engine with a
+  region search, the cell form ``x[r, c]`` for any other) and picks the engine:
+  ``backend="auto"`` (the default) is the first engine in the registry's
+  preference (fastest first) that answers; a named engine answers as named
+  or refuses with ``NotSupportedError`` naming one that can.
 - The ways to count are tried in one ordered list, :data:`STRATEGIES`; the
   first that fits counts: on an engine that counts in the kernels, a
   one-colour board free or with holes all 8 symmetries keep goes to the
@@ -24,11 +27,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Final
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
 
 from cpqueens.backends import BackendName as BackendName  # the documented name
-from cpqueens.backends import capabilities, get, is_installed, preference
+from cpqueens.backends import capabilities, check_name, choices, get, is_installed, preference
 from cpqueens.errors import NotSupportedError
+from cpqueens.lowering.cells import cell_form
+from cpqueens.lowering.columns import column_form
+from cpqueens.lowering.kinds import accepted, lower
+from cpqueens.lowering.regions import region_form
 from cpqueens.strategies import class_count
 from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.class_count import ClassKernels
@@ -36,9 +45,9 @@ from cpqueens.strategies.hole_sums import HoleSums
 from cpqueens.strategies.symmetry import Subproblems
 from cpqueens.strategies.whole import Whole
 from cpqueens.vocabulary.board import Board
-from cpqueens.vocabulary.constraints import lower
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
+from cpqueens.vocabulary.statement import Statement
 
 #: A backend name as users pass it: a solver, or "auto" for the fastest that fits.
 AUTO: Final = "auto"
@@ -52,9 +61,14 @@ MAX_WORKERS_PER_CORE = 4
 
 def supports(backend: str, model: Problem) -> bool:
     """Whether ``backend`` can translate every constraint of ``model``."""
-    accepted = get(backend).SUPPORTS
-    stated = lower(model.constraints, accepted, model.n, model.colours)
-    return all(isinstance(constraint, accepted) for constraint in stated)
+    return _unsupported(backend, model) is None
+
+
+def _unsupported(backend: str, model: Problem) -> object | None:
+    """The first constraint of ``model`` that ``backend`` cannot state, even decomposed, or None."""
+    engine = get(backend)
+    stated = lower(model.constraints, engine.accepts, model.n, model.colours)
+    return next((c for c in stated if not accepted(c, engine.accepts)), None)
 
 
 def check_width(model: Problem, backend: str) -> None:
@@ -71,25 +85,23 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
     """The backend that answers ``model``: ``backend`` itself, or the one "auto" picks.
 
     >>> from cpqueens import model
-    >>> resolve(model(8)), resolve(model(8), "cpsat")
+    >>> resolve(model(8).columns()), resolve(model(8).columns(), "cpsat")
     ('bitmask', 'cpsat')
     """
     if backend != AUTO:
-        engine = get(backend)  # an unknown name lists the choices, a missing one what to install
+        get(backend)  # an unknown name lists the choices, a missing one what to install
         check_width(model, backend)
         if no_room(model.n, model.colours):  # no solution, known at once (10**8 colours: no
             return backend  # need to state 3 * 10**8 constraints to see it)
-        accepted = engine.SUPPORTS
-        stated = lower(model.constraints, accepted, model.n, model.colours)
-        for constraint in stated:
-            if not isinstance(constraint, accepted):
-                able = [name for name in preference() if is_installed(name)]
-                able = [name for name in able if name != backend and supports(name, model)]
-                instead = f": use backend {able[0]!r}" if able else ""
-                raise NotSupportedError(
-                    f"backend {backend!r} does not support the constraint {constraint!r} "
-                    f"({type(constraint).__name__}){instead}"
-                )
+        constraint = _unsupported(backend, model)
+        if constraint is not None:
+            able = [name for name in preference() if is_installed(name)]
+            able = [name for name in able if name != backend and supports(name, model)]
+            instead = f": use backend {able[0]!r}" if able else ""
+            raise NotSupportedError(
+                f"backend {backend!r} does not support the constraint {constraint!r} "
+                f"({type(constraint).__name__}){instead}"
+            )
         return backend
     if no_room(model.n, model.colours):  # no solution, known at once: any engine says so
         return next(name for name in preference() if is_installed(name))
@@ -103,9 +115,10 @@ def strategy(model: Problem, engine: str) -> Strategy:
     """The first way to count in :data:`STRATEGIES` that fits ``model`` on ``engine``.
 
     >>> from cpqueens import model
-    >>> strategy(model(16), "bitmask").name, strategy(model(16, blocked=[(0, 1)]), "bitmask").name
+    >>> holes = model(16, blocked=[(0, 1)]).columns()
+    >>> strategy(model(16).columns(), "bitmask").name, strategy(holes, "bitmask").name
     ('classes', 'hole sums')
-    >>> strategy(model(16), "cpsat").name
+    >>> strategy(model(16).columns(), "cpsat").name
     'subproblems'
     """
     return next(way for way in STRATEGIES if way.fits(model, engine))
@@ -120,7 +133,7 @@ def placed_as_holes(model: Problem) -> Problem:
     for a model with more colours or extra constraints (the holes would bind them all).
 
     >>> from cpqueens import model
-    >>> placed_as_holes(model(3, placed=[(1, 1)])).board.blocked
+    >>> placed_as_holes(model(3, placed=[(1, 1)]).columns()).board.blocked
     ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
     """
     if model.colours != 1 or model.extra or not model.diagonals:
@@ -175,3 +188,120 @@ def processes(model: Problem, backend: str, workers: int | None, kernels: bool) 
         return 0
     cores = os.cpu_count() or 1
     return cores if workers is None else min(workers, MAX_WORKERS_PER_CORE * cores)
+
+
+# -- the one resolver of every verb ----------------------------------------------------------
+
+Form = Literal["columns", "regions", "cells"]
+#: The forms a verb on a model may use, the first that fits taken.
+MODEL_FORMS: tuple[Form, ...] = ("columns", "regions", "cells")
+#: The verbs of the cell form, by the verb asked.
+_CELL_VERBS = {
+    "count": "count",
+    "solutions": "solutions",
+    "first": "solutions",
+    "exists": "solutions",
+    "find": "solutions",
+    "optimise": "optimise",
+}
+#: How messages name what a verb does.
+_DOING = {"solutions": "list the solutions of", "optimise": "optimise"}
+
+
+@dataclass(frozen=True)
+class Route:
+    """Which engine answers a verb on a statement, and the form (lowered) it reads."""
+
+    engine: str
+    form: Form
+    problem: Any
+
+
+def route(
+    statement: Statement,
+    verb: str,
+    backend: str = AUTO,
+    *,
+    size: int | None = None,
+    unique: bool = False,
+    sense: str | None = None,
+    forms: Sequence[Form] = MODEL_FORMS,
+) -> Route:
+    """The engine and the form that answer ``verb`` on ``statement`` with ``backend``.
+
+    ``size`` (pieces per group, checked against the quotas by the caller) and
+    ``unique`` narrow what a form and an engine must do; ``forms`` are the
+    forms the verb can use, in order: the column form for a statement with one
+    piece per row and column (and no size other than its own), the region form
+    for an engine with a region search, the cell form for any statement of one
+    colour. "auto" takes the first engine, fastest first, that answers in the
+    first form that fits; a named engine refuses with ``NotSupportedError``
+    naming one that can.
+
+    >>> from cpqueens import model
+    >>> r = route(model(8).statement, "count")
+    >>> r.engine, r.form
+    ('bitmask', 'columns')
+    >>> route(model(8, per_row=None, per_column=None).statement, "optimise", sense="maximize").form
+    'cells'
+    """
+    name = check_name(backend, choices())
+    own_size = size is None or size == statement.size
+    if "columns" in forms and verb in _CELL_VERBS and verb != "optimise" and own_size:
+        problem = column_form(statement)
+        if problem is not None:
+            return Route(resolve(problem, name), "columns", problem)
+    if (
+        "regions" in forms
+        and verb in ("count", "solutions", "first", "exists", "find")
+        and own_size
+    ):
+        puzzle = region_form(statement)
+        if puzzle is not None and not unique:
+            found = _regions_engine(puzzle, name)
+            if found is not None:
+                return Route(found, "regions", puzzle)
+    problem = cell_form(statement)  # several colours refuse here, on every engine alike
+    cell_verb = _CELL_VERBS.get(verb, verb)
+    return Route(cell_engine(problem, name, cell_verb, size, unique, sense), "cells", problem)
+
+
+def _regions_engine(puzzle: Any, name: str) -> str | None:
+    """The engine that searches ``puzzle`` directly: ``name``, or "auto"'s first; else None.
+
+    A named engine without a region search answers the puzzle's cell form instead.
+    """
+    candidates = [n for n in preference() if is_installed(n)] if name == AUTO else [name]
+    for candidate in candidates:
+        if get(candidate).region_refusal(puzzle) is None:
+            return candidate
+    return None
+
+
+def _refusals(
+    problem: Any, verb: str, size: int | None, unique: bool, sense: str | None
+) -> Iterator[tuple[str, str | None]]:
+    """(engine, why it refuses or None) for each installed engine, fastest first, lazily."""
+    for name in preference():
+        if is_installed(name):
+            yield name, get(name).cell_refusal(problem, verb, size, unique, sense)  # type: ignore[arg-type]
+
+
+def cell_engine(
+    problem: Any, name: str, verb: str, size: int | None, unique: bool, sense: str | None
+) -> str:
+    """The engine for ``verb`` on the cell form ``problem``: ``name``, or "auto"'s first; else raise."""
+    doing = _DOING.get(verb, verb)
+    if name == AUTO:
+        for candidate, why in _refusals(problem, verb, size, unique, sense):
+            if why is None:
+                return candidate
+        raise NotSupportedError(f"no installed engine can {doing} this cell statement")
+    why = get(name).cell_refusal(problem, verb, size, unique, sense)  # type: ignore[arg-type]
+    if why is None:
+        return name
+    able = next(
+        (c for c, reason in _refusals(problem, verb, size, unique, sense) if reason is None), ""
+    )
+    instead = f": use backend {able!r}" if able else ""
+    raise NotSupportedError(f"backend {name!r} cannot {doing} this ({why}){instead}")

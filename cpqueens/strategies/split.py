@@ -65,7 +65,7 @@ def most_solutions(model: Problem) -> int:
     every other colour is some permutation.
 
     >>> from cpqueens import model
-    >>> most_solutions(model(4, placed=[(0, 1)], colours=2))
+    >>> most_solutions(model(4, placed=[(0, 1)], colours=2).columns())
     144
     """
     n = model.n
@@ -76,9 +76,9 @@ def is_mirror_symmetric(model: Problem) -> bool:
     """Whether the reflection (r, c) -> (r, n-1-c) maps the model onto itself.
 
     >>> from cpqueens import model
-    >>> is_mirror_symmetric(model(5, blocked=[(0, 1), (0, 3)]))
+    >>> is_mirror_symmetric(model(5, blocked=[(0, 1), (0, 3)]).columns())
     True
-    >>> is_mirror_symmetric(model(5, blocked=[(0, 1)]))
+    >>> is_mirror_symmetric(model(5, blocked=[(0, 1)]).columns())
     False
     """
     n = model.n
@@ -93,7 +93,7 @@ def is_flip_symmetric(model: Problem) -> bool:
     Only a model with no extra constraint is taken for kept (see :func:`transposed`).
 
     >>> from cpqueens import model
-    >>> is_flip_symmetric(model(5, blocked=[(0, 1), (4, 1)]))
+    >>> is_flip_symmetric(model(5, blocked=[(0, 1), (4, 1)]).columns())
     True
     """
     n = model.n
@@ -115,7 +115,7 @@ def transposed(model: Problem) -> Problem:
     model with no extra constraint (a condition on rows would need rewriting).
 
     >>> from cpqueens import model
-    >>> transposed(model(5, blocked=[(0, 1), (4, 1)], placed=[(2, 3)])).board.blocked
+    >>> transposed(model(5, blocked=[(0, 1), (4, 1)], placed=[(2, 3)]).columns()).board.blocked
     ((1, 0), (1, 4))
     """
     if model.extra:
@@ -140,7 +140,7 @@ def subproblems(model: Problem, depth: int = 1, *, symmetry: bool = True) -> tup
     The weighted counts of the subproblems add up to the model's count.
 
     >>> from cpqueens import model
-    >>> parts = subproblems(model(8))
+    >>> parts = subproblems(model(8).columns())
     >>> [(p.model.placed, p.weight) for p in parts]
     [(((0, 0),), 2), (((0, 1),), 2), (((0, 2),), 2), (((0, 3),), 2)]
     >>> sum(p.weight * p.model.count(backend="bitmask") for p in parts)

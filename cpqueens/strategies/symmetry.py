@@ -37,9 +37,9 @@ def group(model: Problem) -> tuple[str, ...]:
     """The symmetries mapping the whole model onto itself (``Problem.symmetries``).
 
     >>> from cpqueens import model
-    >>> len(group(model(8)))
+    >>> len(group(model(8).columns()))
     8
-    >>> group(model(5, placed=[(2, 2)], blocked=[(0, 0)]))
+    >>> group(model(5, placed=[(2, 2)], blocked=[(0, 0)]).columns())
     ('identity', 'diagonal')
     """
     return model.symmetries()
@@ -97,7 +97,8 @@ def split_depth(model: Problem, workers: int, backend: str = "bitmask") -> int:
     (``symmetry.subproblems``).
 
     >>> from cpqueens import model
-    >>> split_depth(model(12), 1), split_depth(model(12), 2), split_depth(model(12), 64)
+    >>> twelve = model(12).columns()
+    >>> split_depth(twelve, 1), split_depth(twelve, 2), split_depth(twelve, 64)
     (2, 2, 4)
     """
     return split_for(model, workers, backend)[0]

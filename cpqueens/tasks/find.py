@@ -89,7 +89,7 @@ def check_backend(backend: object) -> str:
     name = check_name(backend, ("auto", *known()))
     if name != "auto" and not capabilities(name).free_search:
         searches = " or ".join(
-            f"{other!r} ({getattr(get(other), 'TITLE', other)}'s own search alone)"
+            f"{other!r} ({get(other).TITLE or other}'s own search alone)"
             for other in _free_searchers(known())
         )
         raise ValueError(
@@ -112,7 +112,7 @@ def _line_search(model: Problem) -> Any:
 
 def _title(name: str) -> str:
     """How messages name the engine ``name``'s solver."""
-    return str(getattr(get(name), "TITLE", name))
+    return get(name).TITLE or name
 
 
 def _free_searchers(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -192,7 +192,7 @@ def _search(
     try:
         while True:
             if use_cpsat and member is None and time.monotonic() >= joins:
-                member = get(racer).FreeSearch(model, _left(deadline), CPSAT_WORKERS)  # type: ignore[arg-type]
+                member = get(racer).free_search(model, _left(deadline), CPSAT_WORKERS)  # type: ignore[arg-type]
                 use_cpsat = False
                 member.start()
             if member is not None and member.done.is_set():
@@ -237,13 +237,16 @@ def _search(
 def _small(model: Problem, limit: float | None) -> Columns | None:
     """exists()'s answer on a small board: the chosen engine's own search, complete and instant."""
     engine = get(resolve(model, "auto"))
+    deadline = None if limit is None else Deadline(limit)
     if capabilities(resolve(model, "auto")).decides and engine.decides(model):
-        return engine.first(model, None if limit is None else Deadline(limit), False)
-    found = engine.solutions(model, time_limit=limit)
+        return engine.first(model, deadline, False)
+    found = engine.solutions(model, deadline)
     try:
         return next(found, None)
     finally:
-        found.close()
+        close = getattr(found, "close", None)
+        if close is not None:
+            close()
 
 
 def _bounded(

@@ -23,13 +23,14 @@ constraints, which keep one member of each class of solutions.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import BackendName, check_name, choices, is_installed, part, preference
-from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
+from cpqueens.backends import get
+from cpqueens.clock import Deadline
+from cpqueens.errors import IncompleteSearchError
+from cpqueens.strategies.planner import cell_engine
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import CellProblem, Piece
 
@@ -91,36 +92,24 @@ class Optimum:
         return out
 
 
-def size_of(problem: CellProblem, queens: object) -> int | None:
-    """``queens`` checked; with quotas, None becomes the size they fix (a contradiction raises).
-
-    The size lets the engines that count one size at a time take part.
-    """
-    checked = _size(queens)
-    problem.check_size(checked)
-    return problem.size if checked is None else checked
-
-
 def count(
     problem: CellProblem,
-    queens: int | None = None,
+    engine: str,
+    size: int | None = None,
     *,
     unique: bool = False,
-    backend: BackendName = "auto",
-    time_limit: float | None = None,
+    deadline: Deadline | None = None,
+    limit: int | None = None,
 ) -> int:
-    """The exact number of solutions with ``queens`` pieces per army (any size if None).
+    """The exact number of solutions with ``size`` pieces per army (any size if None).
 
-    ``unique`` counts classes under the problem's symmetries (CP-SAT's
-    lex-leader). ``backend`` "bitmask" is the compiled counter (one army,
-    a given size), "python-constraint" states the problem in its own
-    constraints (small boards); "auto" takes the fastest that can.
+    ``unique`` counts classes under the statement's symmetries; ``engine`` is
+    the one the planner chose for the cell form.
     """
-    queens = size_of(problem, queens)
-    engine = _cell_engine(backend, problem, queens, unique, "count")
-    if no_room(problem, queens):
+    if no_room(problem, size):
         return 0
-    return int(engine.count(problem, queens, unique=unique, time_limit=time_limit))
+    found = get(engine).cell_count(problem, size, unique=unique, deadline=deadline, limit=limit)
+    return int(found)
 
 
 def no_room(problem: CellProblem, queens: int | None) -> bool:
@@ -128,132 +117,25 @@ def no_room(problem: CellProblem, queens: int | None) -> bool:
     return queens is not None and queens * problem.armies > len(problem.board.free)
 
 
-def cross_check(
-    problem: CellProblem,
-    queens: int | None = None,
-    *,
-    unique: bool = False,
-    time_limit: float | None = None,
-) -> int:
-    """Count with every installed engine that can; return the count, or raise if two disagree.
-
-    An engine whose cell module says it cannot answer this size soon
-    (``quick(problem)`` gives the reason: python-constraint above 36 free
-    cells) is left out. Raises ``CrossCheckError`` naming each engine's
-    count, and ``NotSupportedError`` when fewer than two engines count the
-    problem (naming those left out, and why).
-    """
-    queens = size_of(problem, queens)
-    engines, slow = {}, []
-    for name, engine in _cell_engines(problem, queens, unique, "count"):
-        why = getattr(engine, "quick", lambda problem: None)(problem)
-        if why is None:
-            engines[name] = engine
-        else:
-            slow.append(f"{name}: {why}")
-    if len(engines) < 2:
-        left_out = f" ({'; '.join(slow)})" if slow else ""
-        raise NotSupportedError(
-            f"a cross-check needs two engines; only {', '.join(engines) or 'none'} count this "
-            f"quickly{left_out}"
-        )
-    counts = {
-        name: int(engine.count(problem, queens, unique=unique, time_limit=time_limit))
-        for name, engine in engines.items()
-    }
-    if len(set(counts.values())) != 1:
-        found = ", ".join(f"{name}={value}" for name, value in counts.items())
-        raise CrossCheckError(f"the engines disagree on the count: {found}")
-    return next(iter(counts.values()))
-
-
 def solutions(
     problem: CellProblem,
-    queens: int | None = None,
+    engine: str,
+    size: int | None = None,
     *,
     unique: bool = False,
-    backend: BackendName = "auto",
-    time_limit: float | None = None,
+    deadline: Deadline | None = None,
+    limit: int | None = None,
 ) -> Iterator[tuple[Piece, ...]]:
-    """Every solution as (row, col, army) triples (one per class if ``unique``)."""
-    queens = size_of(problem, queens)
-    engine = _cell_engine(backend, problem, queens, unique, "solutions")
-    if no_room(problem, queens):
+    """Every solution as (row, col, army) triples (one per class if ``unique``), at most ``limit``."""
+    if no_room(problem, size):
         return iter(())
-    return engine.solutions(  # type: ignore[no-any-return]
-        problem, queens, unique=unique, time_limit=time_limit
-    )
-
-
-def _cell_engines(
-    problem: CellProblem,
-    size: int | None,
-    unique: bool,
-    verb: str,
-    names: Iterable[str] = (),
-    sense: str = "maximize",
-) -> Iterator[tuple[str, ModuleType]]:
-    """(name, module) of each installed engine whose cell module has ``verb`` for the problem.
-
-    Fastest first, as the registry lists them (or those of ``names``); each
-    engine declares its cell module in its ``Capabilities``. Lazy: an engine
-    is imported only when the one before it cannot. A module may judge a
-    verb apart (``supports_optimise(problem, sense)``).
-    """
-    for name in names or preference():
-        module = part(name, "cells") if is_installed(name) else None
-        if module is not None:
-            judge = getattr(module, f"supports_{verb}", None)
-            if not hasattr(module, verb):
-                continue
-            if judge(problem, sense) if judge else module.supports(problem, size, unique):
-                yield name, module
-
-
-def _cell_engine(
-    backend: object,
-    problem: CellProblem,
-    size: int | None,
-    unique: bool,
-    verb: str,
-    sense: str = "maximize",
-) -> ModuleType:
-    """The cell module of ``backend`` ("auto": the fastest that can), or raise naming why not."""
-    name = check_name(backend, choices())
-    doing = {"solutions": "list the solutions of", "optimise": "optimise"}.get(verb, verb)
-    module: ModuleType | None
-    if name == "auto":
-        for _, module in _cell_engines(problem, size, unique, verb, (), sense):
-            return module
-        raise NotSupportedError(f"no installed engine can {doing} this cell problem")
-    for _, module in _cell_engines(problem, size, unique, verb, [name], sense):
-        return module
-    # Only now, on the way to an error, are the other engines imported to name one that can.
-    able = next((found for found, _ in _cell_engines(problem, size, unique, verb, (), sense)), "")
-    instead = f": use backend {able!r}" if able else ""
-    module = part(name, "cells")
-    if module is None or not hasattr(module, verb):
-        raise NotSupportedError(f"backend {name!r} cannot {doing} cell problems{instead}")
-    limits = (
-        "the compiled engine: two peaceable armies without placed pieces"
-        if verb == "optimise"
-        else "the compiled counter: one army, a given number of queens, no unique, no quotas; "
-        "python-constraint: no unique"
-    )
-    raise NotSupportedError(f"backend {name!r} cannot {doing} this ({limits}){instead}")
-
-
-def _size(queens: object) -> int | None:
-    if queens is None:
-        return None
-    if not isinstance(queens, int) or isinstance(queens, bool) or queens < 0:
-        raise TypeError(f"queens must be an int >= 0 or None, got {queens!r}")
-    return queens
+    return get(engine).cell_solutions(problem, size, unique=unique, deadline=deadline, limit=limit)
 
 
 def optimise(
     problem: CellProblem,
     sense: Literal["maximize", "minimize"],
+    engine: str = "cpsat",
     *,
     time_limit: float | None = None,
     workers: int = 2,
@@ -261,7 +143,6 @@ def optimise(
     count: bool = False,
     unique: bool = False,
     progress: Progress | None = None,
-    backend: BackendName = "auto",
 ) -> Optimum:
     """The best solution of ``problem`` in ``sense``, proved optimal unless a limit ends it.
 
@@ -269,8 +150,8 @@ def optimise(
     ``symmetry`` (lex-leader constraints, default True), ``count`` and
     ``unique`` (also count the optimal solutions, or their classes), and
     ``progress(value, bound, seconds)`` called on each better solution;
-    ``backend`` "python-constraint" steps the size instead, proving each
-    step by exhausting the next (small boards only; "auto" is CP-SAT).
+    ``engine`` is the one the planner chose ("python-constraint" steps the
+    size instead, proving each step by exhausting the next: small boards only).
     """
     if time_limit is not None and (
         isinstance(time_limit, bool)
@@ -284,14 +165,12 @@ def optimise(
             f"got {workers!r}"
         )
     start = time.perf_counter()
-    engine = _cell_engine(backend, problem, None, False, "optimise", sense)
-    # the engine's first import (CP-SAT's loads pandas: seconds on a busy machine) counts too
-    left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+    deadline = None if time_limit is None else Deadline(time_limit)
     try:
-        outcome = engine.optimise(
+        outcome = get(engine).optimise(
             problem,
             sense,
-            time_limit=left,
+            deadline=deadline,
             workers=workers,
             symmetry=symmetry,
             progress=progress,
@@ -332,7 +211,11 @@ def optimise(
             try:
                 if left is not None and left <= 0:
                     raise IncompleteSearchError()
-                return count_solutions(problem, outcome.value, unique=classes, time_limit=left)
+                counter = cell_engine(problem, "auto", "count", outcome.value, classes, None)
+                later = None if left is None else Deadline(left)
+                return count_solutions(
+                    problem, counter, outcome.value, unique=classes, deadline=later
+                )
             except IncompleteSearchError:
                 raise IncompleteSearchError(
                     f"the time limit of {time_limit:g} s ended the count of the optimal solutions "

@@ -21,22 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, Literal
 
-from cpqueens.backends import (
-    BackendName,
-    capabilities,
-    check_name,
-    choices,
-    is_installed,
-    part,
-    preference,
-)
+from cpqueens.backends import BackendName, get
 from cpqueens.clock import Deadline
 from cpqueens.drawing import regions as region_drawing
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
-from cpqueens.tasks import generate, screenshots
+from cpqueens.lowering.regions import statement_of
+from cpqueens.vocabulary.statement import Statement
+from cpqueens.strategies.planner import Route, route
+from cpqueens.tasks import generate, optimise, screenshots
 from cpqueens.tasks.deduce import Deducer, Step, name
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle, cells_of
@@ -47,35 +41,29 @@ Verdict = Literal["easy", "medium", "hard", "needs search", "no solution", "seve
 LEVEL_NAMES: dict[int, Verdict] = {1: "easy", 2: "medium", 3: "hard"}
 
 
-def _engine(backend: object, puzzle: RegionPuzzle | None = None) -> ModuleType:
-    """The module that states and searches ``puzzle`` for ``backend`` (the engine declares it).
+def _route(puzzle: RegionPuzzle, backend: object, verb: str) -> Route:
+    """The engine and form that answer ``verb`` on ``puzzle``: the planner's, as for any model.
 
-    An engine's module may refuse a puzzle (its ``refuses(puzzle)`` gives the
-    reason: too many row placements to list): "auto" passes over it, a named
-    backend raises ``NotSupportedError`` with the reason.
+    The puzzle is a statement (k stars per row, column and region, none
+    touching); an engine with a region search answers the puzzle itself,
+    any other its cell form.
     """
-    name = check_name(backend, choices())
-    if name == "auto":  # the fastest installed engine that solves region puzzles
-        for candidate in preference():
-            if not (is_installed(candidate) and capabilities(candidate).regions):
-                continue
-            module = part(candidate, "regions")
-            if puzzle is None or _refusal(module, puzzle) is None:  # type: ignore[arg-type]
-                return module  # type: ignore[return-value]  # an installed engine's part
-        raise NotSupportedError("no installed backend solves this region puzzle")
-    module = part(name, "regions")
-    if module is None:
-        raise NotSupportedError(f"backend {name!r} does not solve region puzzles")
-    reason = None if puzzle is None else _refusal(module, puzzle)
-    if reason is not None:
-        raise NotSupportedError(reason)
-    return module
+    return route(statement_of(puzzle), verb, str(backend), forms=("regions", "cells"))
 
 
-def _refusal(module: ModuleType, puzzle: RegionPuzzle) -> str | None:
-    """Why the engine ``module`` will not search ``puzzle``, or None."""
-    refuses = getattr(module, "refuses", None)
-    return None if refuses is None else refuses(puzzle)
+def _count(route_: Route, limit: int | None, deadline: Deadline | None) -> int:
+    """The count of ``route_``'s form, stopping at ``limit``."""
+    if route_.form == "regions":
+        return get(route_.engine).region_count(route_.problem, limit, deadline)
+    return optimise.count(route_.problem, route_.engine, None, deadline=deadline, limit=limit)
+
+
+def _listed(route_: Route, limit: int | None, deadline: Deadline | None) -> list[tuple[Cell, ...]]:
+    """The solutions of ``route_``'s form (the first ``limit``) as sorted (row, col) cells."""
+    if route_.form == "regions":
+        return list(get(route_.engine).region_solutions(route_.problem, limit, deadline))
+    found = optimise.solutions(route_.problem, route_.engine, None, deadline=deadline, limit=limit)
+    return [tuple(sorted((r, c) for r, c, _ in pieces)) for pieces in found]
 
 
 def _clock(time_limit: object) -> Deadline | None:
@@ -133,8 +121,8 @@ class Puzzle(RegionPuzzle):
 
     def count(
         self,
-        limit: int | None = None,
         backend: BackendName = "auto",
+        limit: int | None = None,
         *,
         time_limit: float | None = None,
     ) -> int:
@@ -149,14 +137,15 @@ class Puzzle(RegionPuzzle):
         """
         limit = _check_limit(limit)
         deadline = _clock(time_limit)
+        way = _route(self, backend, "count")
         if self.crowded():
             return 0
-        return int(_engine(backend, self).count(self, limit, deadline=deadline))
+        return int(_count(way, limit, deadline))
 
     def solutions(
         self,
-        limit: int | None = None,
         backend: BackendName = "auto",
+        limit: int | None = None,
         *,
         time_limit: float | None = None,
     ) -> list[tuple[Cell, ...]]:
@@ -167,9 +156,10 @@ class Puzzle(RegionPuzzle):
     def _solutions(
         self, limit: int | None, backend: BackendName, deadline: Deadline | None
     ) -> list[tuple[Cell, ...]]:
+        way = _route(self, backend, "solutions")
         if self.crowded():
             return []
-        found = _engine(backend, self).solutions(self, limit, deadline=deadline)
+        found = _listed(way, limit, deadline)
         for queens in found:
             self._verify(queens)
         return found
@@ -178,24 +168,26 @@ class Puzzle(RegionPuzzle):
         self, backend: BackendName = "auto", *, time_limit: float | None = None
     ) -> tuple[Cell, ...] | None:
         """A solution as sorted (row, col) cells, or None if there is none."""
-        found = self.solutions(limit=1, backend=backend, time_limit=time_limit)
+        found = self.solutions(backend, 1, time_limit=time_limit)
         return found[0] if found else None
 
     def is_unique(self, backend: BackendName = "auto", *, time_limit: float | None = None) -> bool:
         """Whether the puzzle has exactly one solution (a count that stops at 2)."""
-        return self.count(limit=2, backend=backend, time_limit=time_limit) == 1
+        return self.count(backend, 2, time_limit=time_limit) == 1
 
     def check(
         self, backend: BackendName = "auto", *, time_limit: float | None = None
     ) -> tuple[bool, list[tuple[Cell, ...]]]:
         """(unique or not, up to two solutions): the uniqueness proof with its witnesses."""
-        found = self.solutions(limit=2, backend=backend, time_limit=time_limit)
+        found = self.solutions(backend, 2, time_limit=time_limit)
         return len(found) == 1, found
 
     def cross_check(
         self,
-        limit: int | None = None,
         backends: tuple[BackendName, ...] = ("bitmask", "cpsat", "python-constraint"),
+        limit: int | None = None,
+        *,
+        time_limit: float | None = None,
     ) -> int:
         """Count with each of ``backends``; raise ``CrossCheckError`` if any two disagree.
 
@@ -203,7 +195,7 @@ class Puzzle(RegionPuzzle):
         """
         from cpqueens.errors import CrossCheckError
 
-        counts = {b: self.count(limit, backend=b) for b in backends}
+        counts = {b: self.count(b, limit, time_limit=time_limit) for b in backends}
         if len(set(counts.values())) != 1:
             raise CrossCheckError(f"the engines disagree on the puzzle's count: {counts}")
         return next(iter(counts.values()))
@@ -393,36 +385,19 @@ class Puzzle(RegionPuzzle):
         """The letter grid (it reads back with :meth:`parse`)."""
         return self.to_text()
 
-    def cell_model(self) -> Any:
-        r"""The puzzle as a cell statement: ``cpqueens.model(puzzle)`` for any number of stars.
+    def statement(self) -> Statement:
+        r"""The puzzle as a statement: ``cpqueens.model(puzzle)`` holds it for any number of stars.
 
         Its stars are quotas per row, column and region; no two stars touch
-        (king steps); with ``diagonals`` (one star only) queens' lines attack.
-        Givens become placed pieces, blocked cells blocked. Its ``count()``
-        and ``solutions()`` are those of the puzzle, by other engines.
+        (king steps); with ``diagonals`` the long diagonals attack too.
+        Givens become placed pieces, blocked cells blocked. Every verb of the
+        puzzle answers this statement, the bitmask engine by its region search.
 
         >>> p = Puzzle.parse("AAACC\nBAACC\nAACCC\nADCCE\nDDDDE")
-        >>> p.solutions() == [tuple((r, c) for r, c, _ in s) for s in p.cell_model().solutions()]
-        True
+        >>> p.statement().per_row, p.statement().board.attack
+        (1, 'king')
         """
-        if self.diagonals and self.stars != 1:
-            raise ValueError(
-                f"a puzzle with diagonals and {self.stars} stars has no cell model: "
-                "the long diagonals are stated for one star only"
-            )
-        from cpqueens.model import cells  # the one door, above this layer (pyproject: ignored)
-
-        k = self.stars
-        return cells(
-            self.n,
-            blocked=self.blocked,
-            placed=self.queens,
-            attack="queen" if self.diagonals else "king",
-            per_row=k,
-            per_column=k,
-            regions=self.regions,
-            per_region=k,
-        )
+        return statement_of(self)
 
     def _verify(self, queens: Iterable[Cell]) -> None:
         problems = self.violations(queens)

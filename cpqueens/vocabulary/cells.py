@@ -44,8 +44,8 @@ from cpqueens.vocabulary.geometry import RECTANGLE_TRANSFORMS, SQUARE_ONLY
 Cell = tuple[int, int]
 #: A piece: (row, col, army); army 0 when there is one army.
 Piece = tuple[int, int, int]
-Attack = Literal["queen", "rook", "king"]
-ATTACKS: tuple[Attack, ...] = ("queen", "rook", "king")
+Attack = Literal["queen", "rook", "king", "bishop"]
+ATTACKS: tuple[Attack, ...] = ("queen", "rook", "king", "bishop")
 KNIGHT_STEPS = ((1, 2), (2, 1), (1, -2), (2, -1))
 KING_STEPS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -139,21 +139,18 @@ class CellBoard:
     attack: Attack = "queen"
     toroidal: bool = False
     knight: bool = False
+    #: False: pieces on touching cells (the king's steps) attack each other too (``no_touch``).
+    touch: bool = True
 
     def __post_init__(self) -> None:
         """Validate the fields and normalise the blocked cells."""
         rows, cols = _size(self.rows, "rows"), _size(self.cols, "columns")
-        if rows * cols > MAX_CELLS:
-            raise ValueError(
-                f"a cell model takes at most {MAX_CELLS:,} cells (a 100 x 100 board): a time "
-                f"limit cannot bound stating a larger one, got {_shown(rows)} x {_shown(cols)}"
-            )
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
         object.__setattr__(self, "blocked", _cells(self.blocked, rows, cols, "blocked cell"))
         if self.attack not in ATTACKS:
             raise ValueError(f"attack must be one of {', '.join(ATTACKS)}, got {self.attack!r}")
-        for name in ("toroidal", "knight"):
+        for name in ("toroidal", "knight", "touch"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
 
@@ -204,14 +201,14 @@ class CellBoard:
                         if 0 <= a < m and 0 <= b < n and (a, b) != (r, c):
                             found.add(tuple(sorted(((r, c), (a, b)))))
 
-        if self.attack == "king":
+        if self.attack == "king" or not self.touch:
             pairs(KING_STEPS)
-        else:
+        if self.attack in ("queen", "rook"):
             orbits((0, 1))
             orbits((1, 0))
-            if self.attack == "queen":
-                orbits((1, 1))
-                orbits((1, -1))
+        if self.attack in ("queen", "bishop"):
+            orbits((1, 1))
+            orbits((1, -1))
         if self.knight:
             pairs(KNIGHT_STEPS)
         # drop a line that lies inside another (a knight's pair on a toroidal row, say): a
@@ -256,27 +253,97 @@ class CellBoard:
 
     @cached_property
     def symmetries(self) -> tuple[str, ...]:
-        """The board symmetries that keep the blocked cells and the attack relation."""
+        """The board symmetries that keep the blocked cells and the attack relation.
+
+        Every symmetry of the board's shape keeps the attack relation (queen,
+        rook and king lines, the knight's moves, wrapped or not), so those
+        that keep the blocked cells are the answer, found without the lines.
+        """
         blocked = set(self.blocked)
-        lines = {frozenset(line) for line in self.lines}
+        m, n = self.rows, self.cols
         return tuple(
             name
-            for name, image in self.images.items()
-            if {image[cell] for cell in blocked} == blocked
-            and all(frozenset(image[c] for c in line) in lines for line in lines)
+            for name, move in TRANSFORMS.items()
+            if (m == n or name not in SQUARE_ONLY)
+            and {move(r, c, m, n) for r, c in blocked} == blocked
         )
+
+    def check_size(self) -> None:
+        """Refuse a board of more than ``MAX_CELLS`` cells for a statement stated on cells."""
+        if self.rows * self.cols > MAX_CELLS:
+            raise ValueError(
+                f"a cell model takes at most {MAX_CELLS:,} cells (a 100 x 100 board): a time "
+                f"limit cannot bound stating a larger one, got {_shown(self.rows)} x "
+                f"{_shown(self.cols)}"
+            )
 
     def describe(self) -> str:
         """One line naming the board and its attack relation."""
-        moves = {"queen": "queen lines", "rook": "rows and columns", "king": "king steps"}
+        moves = {
+            "queen": "queen lines",
+            "rook": "rows and columns",
+            "king": "king steps",
+            "bishop": "diagonals",
+        }
         words = [f"{self.rows}x{self.cols} board", moves[self.attack]]
         if self.toroidal:
             words.append("wrapping around the edges")
         if self.knight:
             words.append("plus knight moves")
+        if not self.touch and self.attack != "king":
+            words.append("plus king steps (no two touching)")
         if self.blocked:
             words.append(f"{len(self.blocked)} blocked cells")
         return ", ".join(words)
+
+
+def check_quotas(
+    board: CellBoard,
+    armies: int,
+    per_row: object,
+    per_column: object,
+    regions: object,
+    per_region: object,
+) -> tuple[int | None, int | None, tuple[tuple[int, ...], ...] | None, int | None]:
+    """The quotas checked and normalised: (per_row, per_column, regions, per_region).
+
+    Each is None or an int >= 0 (regions a grid of ``board``'s shape); quotas
+    need one army and may not contradict each other (each fixes the size).
+    """
+    quotas: dict[str, int | None] = {
+        "per_row": _quota(per_row, "per_row"),
+        "per_column": _quota(per_column, "per_column"),
+        "per_region": _quota(per_region, "per_region"),
+    }
+    grid = None if regions is None else check_regions(regions, board.rows, board.cols)
+    if grid is not None and quotas["per_region"] is None:
+        raise ValueError("regions need per_region: the number of pieces in every region")
+    if quotas["per_region"] is not None and grid is None:
+        raise ValueError("per_region needs regions: a grid of region numbers")
+    stated = [name for name in QUOTAS if quotas[name] is not None]
+    if stated and armies != 1:
+        raise ValueError(f"quotas ({', '.join(stated)}) need one army, got armies={armies}")
+    region_count = 0 if grid is None else 1 + max(max(row) for row in grid)
+    groups = {
+        "per_row": (board.rows, "rows", board.cols, "row"),
+        "per_column": (board.cols, "columns", board.rows, "column"),
+        "per_region": (region_count, "regions", 0, "region"),
+    }
+    totals: list[tuple[str, int]] = []  # (the quota in words, the size it fixes)
+    for name in stated:
+        k = quotas[name]
+        assert k is not None
+        number, plural, length, single = groups[name]
+        if name != "per_region" and k > length:
+            raise ValueError(
+                f"{name}={k} is more than the {length} cells of a {single} "
+                f"on the {board.rows}x{board.cols} board"
+            )
+        totals.append((f"{name}={k} puts {k * number} pieces on the {number} {plural}", k * number))
+    for words, total in totals[1:]:
+        if total != totals[0][1]:
+            raise ValueError(f"{totals[0][0]}, but {words}: no solution meets both")
+    return quotas["per_row"], quotas["per_column"], grid, quotas["per_region"]
 
 
 @dataclass(frozen=True)
@@ -312,11 +379,14 @@ class CellProblem:
     per_region: int | None = None
     #: Users' conditions over the cells (``Model.where`` with ``x[r, c]``): expression nodes.
     conditions: tuple[CondNode, ...] = ()
+    #: The symmetry group of the statement this form was lowered from (None: the form's own).
+    kept: tuple[tuple[str, bool], ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         """Validate the fields and normalise the placed pieces."""
         if not isinstance(self.board, CellBoard):
             raise TypeError(f"board must be a CellBoard, got {self.board!r}")
+        self.board.check_size()
         if not _is_int(self.armies) or self.armies not in (1, 2):
             raise ValueError(f"armies must be 1 or 2, got {self.armies!r}")
         for name in ("independent", "dominating"):
@@ -346,40 +416,13 @@ class CellProblem:
 
     def _check_quotas(self) -> None:
         """Validate and normalise the quotas and the regions; refuse contradicting ones."""
-        board = self.board
-        for name in QUOTAS:
-            object.__setattr__(self, name, _quota(getattr(self, name), name))
-        if self.regions is not None:
-            object.__setattr__(self, "regions", check_regions(self.regions, board.rows, board.cols))
-        if self.regions is not None and self.per_region is None:
-            raise ValueError("regions need per_region: the number of pieces in every region")
-        if self.per_region is not None and self.regions is None:
-            raise ValueError("per_region needs regions: a grid of region numbers")
-        stated = [name for name in QUOTAS if getattr(self, name) is not None]
-        if stated and self.armies != 1:
-            raise ValueError(
-                f"quotas ({', '.join(stated)}) need one army, got armies={self.armies}"
-            )
-        groups = {
-            "per_row": (board.rows, "rows", board.cols, "row"),
-            "per_column": (board.cols, "columns", board.rows, "column"),
-            "per_region": (self.region_count, "regions", 0, "region"),
-        }
-        totals: list[tuple[str, int]] = []  # (the quota in words, the size it fixes)
-        for name in stated:
-            k = getattr(self, name)
-            number, plural, length, single = groups[name]
-            if name != "per_region" and k > length:
-                raise ValueError(
-                    f"{name}={k} is more than the {length} cells of a {single} "
-                    f"on the {board.rows}x{board.cols} board"
-                )
-            totals.append(
-                (f"{name}={k} puts {k * number} pieces on the {number} {plural}", k * number)
-            )
-        for words, total in totals[1:]:
-            if total != totals[0][1]:
-                raise ValueError(f"{totals[0][0]}, but {words}: no solution meets both")
+        checked = check_quotas(
+            self.board, self.armies, self.per_row, self.per_column, self.regions, self.per_region
+        )
+        for name, value in zip(
+            ("per_row", "per_column", "regions", "per_region"), checked, strict=True
+        ):
+            object.__setattr__(self, name, value)
 
     @property
     def region_count(self) -> int:
@@ -455,8 +498,11 @@ class CellProblem:
         themselves, the regions onto regions and the quotas onto quotas; with
         two armies, also each of those followed by the colour swap if it maps
         the placed pieces of army 0 onto those of army 1 and back.
-        The identity ("identity", False) comes first.
+        The identity ("identity", False) comes first. A form lowered from a
+        statement has the statement's group (``kept``).
         """
+        if self.kept is not None:
+            return self.kept
         board = self.board
         found = []
         for swap in (False, True) if self.armies == 2 else (False,):

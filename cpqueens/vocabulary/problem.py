@@ -1,8 +1,10 @@
-"""Problem: the data of a model, a board, its colours and placed queens, stated as constraints.
+"""Problem: the column form of a statement, ``q[colour][row]``, stated as constraints.
 
-A problem is immutable and knows no solver; ``constraints`` is the whole
-problem. ``cpqueens.Model`` adds the verbs (count, solutions, find, ...) on
-top; every layer below the facade reads and narrows ``Problem`` data only.
+A statement with one piece per row and column (of each colour) lowers to a
+``Problem`` (:mod:`cpqueens.lowering.columns`): the board, the colours, the
+placed queens of colour 0 and further constraints, each a plain frozen
+object. The engines translate its ``constraints``; the counting strategies
+narrow it (more placed queens, symmetry-breaking rules) into subproblems.
 """
 
 from __future__ import annotations
@@ -20,13 +22,12 @@ from cpqueens.vocabulary.constraints import (
     Disjoint,
     Forbidden,
     Placed,
-    Where,
 )
 from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES
-from cpqueens.vocabulary.limits import MAX_CONSTANT, check_queens, constants_beyond
+from cpqueens.vocabulary.limits import check_queens
 
 if TYPE_CHECKING:
-    from cpqueens.expressions import Condition, Variables
+    pass
 
 P = TypeVar("P", bound="Problem")
 
@@ -98,70 +99,6 @@ class Problem:
     def with_constraints(self: P, *constraints: Constraint) -> P:
         """The same model narrowed by more constraints (of the same class)."""
         return replace(self, extra=self.extra + constraints)
-
-    @property
-    def q(self) -> Variables:
-        """The model's variables for ``where``: ``q[row]`` (colour 0), ``q[colour, row]``.
-
-        >>> m = Problem(Board(8))
-        >>> print(m.where(m.q[0] < m.q[7]).extra[0])
-        q0[0] < q0[7]
-        """
-        from cpqueens.expressions import Variables  # loaded once conditions are
-
-        return Variables(self.n, self.colours)
-
-    def where(
-        self: P, *conditions: Condition | Iterable[Condition], keeps: Iterable[str] = ()
-    ) -> P:
-        """The same model narrowed by conditions built from ``q`` (a new, immutable model).
-
-        Each argument is a condition or an iterable of them (a list, a generator).
-
-        ``keeps`` declares board symmetries that map every solution meeting the
-        conditions to one meeting them too (``symmetries()`` is cut down to
-        them; none declared leaves only the identity). A wrong declaration
-        makes ``unique`` counts wrong: declare only what you have proved.
-
-        >>> m = Problem(Board(6))
-        >>> print(m.where(m.q[0] < m.q[5]))
-        Model: 6x6 board, 1 colour(s) of 6 queens
-          AllDifferent(q0[r] for every row r)
-          AllDifferent(q0[r] + r for every row r)
-          AllDifferent(q0[r] - r for every row r)
-          q0[0] < q0[5]
-        """
-        from cpqueens.expressions import Condition
-
-        if not isinstance(keeps, (str, Iterable)):
-            raise TypeError(
-                f"keeps must be symmetry names such as ('mirror',), got {keeps!r} "
-                f"({type(keeps).__name__})"
-            )
-        keeps = tuple(keeps) if not isinstance(keeps, str) else (keeps,)
-        found: list[Constraint] = []
-        flat = flatten_conditions(conditions)
-        for condition in flat:
-            if not isinstance(condition, Condition):
-                raise TypeError(
-                    f"where() takes conditions built from model.q (such as "
-                    f"m.q[0] < m.q[1]), got {condition!r} ({type(condition).__name__})"
-                )
-            if condition.shape is not None and condition.shape != (self.n, self.colours):
-                n, colours = condition.shape
-                raise ValueError(
-                    f"the condition {condition} is over the variables of another model "
-                    f"(a {n}x{n} board with {colours} colour(s)), not this {self.n}x{self.n} "
-                    f"board with {self.colours} colour(s): build it from this model's q"
-                )
-            for node, most in constants_beyond(condition.node, self.n):
-                raise ValueError(
-                    f"the condition {condition} reaches {most:,} in {node}: expected constants "
-                    f"and parts of conditions within ±{MAX_CONSTANT:,} (2**53), which every "
-                    "backend holds"
-                )
-            found.append(Where(condition.node, keeps))
-        return self.with_constraints(*found)
 
     def symmetries(self) -> tuple[str, ...]:
         """The board symmetries mapping the whole model onto itself.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from cpqueens.drawing import pictures as drawing
@@ -65,6 +66,23 @@ class Solution:
     def cells(self) -> tuple[tuple[int, int, int], ...]:
         """Every queen as (colour, row, col)."""
         return drawing.queens_of(self.by_colour)
+
+    @property
+    def pieces(self) -> tuple[tuple[int, int, int], ...]:
+        """Every queen as (row, col, colour), sorted: the solution as a ``Placement`` reads.
+
+        >>> Solution(((1, 3, 0, 2),), Board(4)).pieces[:2]
+        ((0, 1, 0), (1, 3, 0))
+        """
+        return tuple(sorted((row, col, colour) for colour, row, col in self.cells))
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        """The pieces (:attr:`pieces`): any solution iterates as (row, col, group) triples."""
+        return iter(self.pieces)
+
+    def __len__(self) -> int:
+        """The number of queens, every colour's."""
+        return sum(len(columns) for columns in self.by_colour)
 
     def draw(
         self, style: Style = "board", *, size: int | None = None, coordinates: bool = False

@@ -126,13 +126,17 @@ def count(
     *,
     unique: bool = False,
     time_limit: float | None = None,
+    deadline: Deadline | None = None,
 ) -> int:
-    """The exact number of solutions with ``size`` pieces; a time limit raises, never a part."""
+    """The exact number of solutions with ``size`` pieces; a time limit raises, never a part.
+
+    The limit is ``deadline`` (the caller's clock) or ``time_limit`` seconds from now.
+    """
     if not supports(problem, size, unique):
         raise NotSupportedError(
             "the compiled cell counter counts one army, of a given size, without quotas"
         )
-    clock = _clock(time_limit)
+    clock = deadline if deadline is not None else _clock(time_limit)
     from cpqueens.kernels import cells as kernels
 
     placed = [(r, c) for r, c, _ in problem.placed]

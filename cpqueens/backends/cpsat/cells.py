@@ -103,7 +103,7 @@ def build(
         cp.add(sum(x[0][cell] for cell in quota.cells) == quota.k)
     # Users' conditions over x[r, c] (army 0's pieces).
     if problem.conditions:
-        from cpqueens.backends.cpsat import Conditions
+        from cpqueens.backends.cpsat.conditions import Conditions
 
         grid = [[x[0][(r, c)] for c in range(board.cols)] for r in range(board.rows)]
         translator = Conditions(cp, grid, 2)
@@ -159,6 +159,7 @@ def maximal_armies(problem: CellProblem) -> bool:
         and problem.independent
         and not problem.dominating
         and not problem.placed
+        and not problem.conditions
     )
 
 
@@ -279,7 +280,7 @@ def optimise(
     problem: CellProblem,
     sense: Sense,
     *,
-    time_limit: float | None = None,
+    deadline: Deadline | None = None,
     workers: int = 2,
     symmetry: bool = True,
     progress: Progress | None = None,
@@ -289,7 +290,6 @@ def optimise(
     from ortools.sat.python import cp_model
 
     maximal = sense == "maximize" and maximal_armies(problem)
-    deadline = None if time_limit is None else Deadline(time_limit - (time.perf_counter() - start))
     if maximal:
         cp, x = build_maximal(problem, symmetry=symmetry, deadline=deadline)
     else:
@@ -298,19 +298,19 @@ def optimise(
     # meets it is proved, and the search stops there. (Stated as a constraint, it slowed the
     # search for good solutions: 11 x 11 domination found 8 in 3 s, not 7.)
     if sense == "minimize":
-        known: int | None = max(bounds.lower(problem), cover_bound(problem, time_limit))
+        lp_seconds = None if deadline is None else deadline.left()
+        known: int | None = max(bounds.lower(problem), cover_bound(problem, lp_seconds))
     else:
         known = bounds.upper(problem)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
-    if time_limit is not None:  # stating the model counted against the limit too
-        left = time_limit - (time.perf_counter() - start)
-        if left <= 0:
+    if deadline is not None:  # stating the model counted against the limit too
+        if deadline.passed():
             raise IncompleteSearchError(
-                f"the time limit of {time_limit:g} s ended while the model was being stated, "
-                "before any solution; give it more time"
+                f"the time limit of {deadline.time_limit:g} s ended while the model was being "
+                "stated, before any solution; give it more time"
             )
-        solver.parameters.max_time_in_seconds = left
+        solver.parameters.max_time_in_seconds = max(deadline.left(), 1e-3)
 
     class Report(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
@@ -419,9 +419,13 @@ def count(
     size: int | None = None,
     *,
     unique: bool = False,
-    time_limit: float | None = None,
+    deadline: Deadline | None = None,
+    limit: int | None = None,
 ) -> int:
-    """The exact number of solutions (of ``size`` pieces per army), or of their classes."""
+    """The exact number of solutions (of ``size`` pieces per army), or of their classes.
+
+    With ``limit``, the count stops there: ``limit`` means at least that many.
+    """
     total = 0
 
     def tally(pieces: tuple[Piece, ...]) -> None:
@@ -429,7 +433,7 @@ def count(
         _checked(problem, pieces)
         total += 1
 
-    _enumerate(problem, size, unique, time_limit, tally)
+    _enumerate(problem, size, unique, deadline, tally, limit)
     return total
 
 
@@ -438,7 +442,8 @@ def solutions(
     size: int | None = None,
     *,
     unique: bool = False,
-    time_limit: float | None = None,
+    deadline: Deadline | None = None,
+    limit: int | None = None,
 ) -> Iterator[tuple[Piece, ...]]:
     """Every solution (one per class if ``unique``), enumerated by one CP-SAT worker.
 
@@ -446,7 +451,7 @@ def solutions(
     ends the search first raises ``IncompleteSearchError``.
     """
     found: list[tuple[Piece, ...]] = []
-    _enumerate(problem, size, unique, time_limit, found.append)
+    _enumerate(problem, size, unique, deadline, found.append, limit)
     for pieces in found:
         yield _checked(problem, pieces)
 
@@ -455,13 +460,13 @@ def _enumerate(
     problem: CellProblem,
     size: int | None,
     unique: bool,
-    time_limit: float | None,
+    deadline: Deadline | None,
     report: Callable[[tuple[Piece, ...]], None],
+    limit: int | None = None,
 ) -> None:
-    """Hand every solution to ``report``; raise if the search stops before the end."""
+    """Hand every solution (the first ``limit``) to ``report``; raise if the search stops early."""
     from ortools.sat.python import cp_model
 
-    deadline = None if time_limit is None else Deadline(time_limit)
     cp, x = build(problem, size=size, symmetry=unique, deadline=deadline)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # parallel enumeration loses solutions
@@ -476,9 +481,11 @@ def _enumerate(
             nonlocal seen
             seen += 1
             report(_pieces(self.boolean_value, x))
+            if seen == limit:
+                self.stop_search()
 
     status = run(solver, cp, Collect())
-    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+    if seen != limit and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         raise IncompleteSearchError(
             f"CP-SAT stopped after {seen} solutions before it had seen them all "
             f"({solver.status_name(status)}): no count"

@@ -1,10 +1,13 @@
-"""A model in another tool: the CP-SAT model the cpsat backend solves, or a CPMpy model.
+"""A statement in another tool: the CP-SAT model the cpsat engine solves, or a CPMpy model.
 
-``Model.to_cpsat()`` and ``Model.to_cpmpy()`` call these. Each returns the
-tool's model with the queens' variables ``q[colour][row]`` (the column of that
-colour's queen in that row), so a modeller can add constraints of the rest of
-the pipeline and solve it there. Auxiliary variables (a ``%``, an ``abs``)
-are functions of q, so the solutions over all variables are the model's.
+``Model.to_cpsat()`` and ``Model.to_cpmpy()`` call these. They lower the
+statement the way the engines do (:mod:`cpqueens.lowering`): a statement of
+one piece per row and column to its column form and its variables
+``q[colour][row]`` (the column of that colour's piece in that row), any
+other to its cell form and its 0/1 variables ``x``. Kinds arrive as their
+decompositions. Every auxiliary variable (a ``%``, an ``abs``, a table's
+entry) is a function of those variables, so the solutions over all
+variables are the statement's.
 """
 
 from __future__ import annotations
@@ -25,26 +28,39 @@ from cpqueens.expressions import (
     apply_operator,
     bounds,
 )
-from cpqueens.vocabulary.constraints import (
-    AllDifferent,
-    Disjoint,
-    KnightMoves,
-    NoTouch,
-    Regions,
-    Toroidal,
-    Where,
-)
+from cpqueens.lowering.cells import cell_form
+from cpqueens.lowering.columns import column_form
+from cpqueens.lowering.kinds import lower
+from cpqueens.vocabulary.constraints import AllDifferent, Forbidden, Placed, Where
+from cpqueens.vocabulary.problem import Problem
+from cpqueens.vocabulary.statement import Statement
+
+#: The column kinds the CPMpy export states natively; every other arrives decomposed.
+EXPORTED = (AllDifferent, Forbidden, Placed, Where)
 
 
-def to_cpsat(model: Any) -> tuple[Any, list[list[Any]]]:
-    """The OR-Tools ``CpModel`` the cpsat backend solves for ``model``, and its q variables."""
-    from cpqueens.backends import cpsat
+def to_cpsat(statement: Statement) -> tuple[Any, Any]:
+    """The OR-Tools ``CpModel`` the cpsat engine solves for ``statement``, and its variables."""
+    problem = column_form(statement)
+    if problem is not None:
+        from cpqueens.backends.cpsat.columns import build
 
-    return cpsat.build(model, lexicographic=True)
+        return build(problem, lexicographic=True)
+    from cpqueens.backends.cpsat.cells import build as build_cells
+
+    return build_cells(cell_form(statement))
 
 
-def to_cpmpy(model: Any) -> tuple[Any, Any]:
-    """A ``cpmpy.Model`` of ``model`` and its variables ``q`` (shape colours x n).
+def to_cpmpy(statement: Statement) -> tuple[Any, Any]:
+    """A ``cpmpy.Model`` of ``statement`` and its variables (``q``: colours x n, or cells' ``x``)."""
+    problem = column_form(statement)
+    if problem is None:
+        return cells_to_cpmpy(cell_form(statement))
+    return columns_to_cpmpy(problem)
+
+
+def columns_to_cpmpy(model: Problem) -> tuple[Any, Any]:
+    """A ``cpmpy.Model`` of a column form and its variables ``q`` (shape colours x n).
 
     Raises ``NotSupportedError`` for symmetry-breaking constraints (they are
     cpqueens' own, added while counting, never stated by a user).
@@ -53,7 +69,8 @@ def to_cpmpy(model: Any) -> tuple[Any, Any]:
 
     n, colours = model.n, model.colours
     q = cp.intvar(0, max(n - 1, 0), shape=(colours, n), name="q")
-    columns, rest = domains(n, colours, model.constraints)
+    stated = lower(model.constraints, EXPORTED, n, colours)
+    columns, rest = domains(n, colours, stated)  # type: ignore[arg-type]
     constraints: list[Any] = []
     for colour in range(colours):
         for row in range(n):
@@ -64,35 +81,6 @@ def to_cpmpy(model: Any) -> tuple[Any, Any]:
         if isinstance(constraint, AllDifferent):
             k, c = constraint.offset, constraint.colour
             constraints.append(cp.AllDifferent([q[c, r] + k * r for r in range(n)]))
-        elif isinstance(constraint, Disjoint):
-            group = sorted(constraint.colours)
-            for i, a in enumerate(group):
-                for b in group[i + 1 :]:
-                    constraints += [q[a, r] != q[b, r] for r in range(n)]
-        elif isinstance(constraint, Toroidal):
-            c = constraint.colour
-            for sign in (1, -1):
-                constraints.append(
-                    cp.AllDifferent(
-                        [
-                            _mod(
-                                cp, q[c, r] + sign * r, (sign * r, n - 1 + sign * r), n, constraints
-                            )
-                            for r in range(n)
-                        ]
-                    )
-                )
-        elif isinstance(constraint, KnightMoves):
-            c = constraint.colour
-            constraints += [cp.abs(q[c, r] - q[c, r + 1]) != 2 for r in range(n - 1)]
-            constraints += [cp.abs(q[c, r] - q[c, r + 2]) != 1 for r in range(n - 2)]
-        elif isinstance(constraint, Regions):  # the rows' regions differ
-            c, grid = constraint.colour, constraint.grid
-            regions = Distinct(tuple(Element(grid[r], Var(c, r)) for r in range(n)))
-            constraints.append(_expression(cp, regions, q, n, constraints))
-        elif isinstance(constraint, NoTouch):
-            c = constraint.colour
-            constraints += [cp.abs(q[c, r] - q[c, r + 1]) != 1 for r in range(n - 1)]
         elif isinstance(constraint, Where):
             constraints.append(_expression(cp, constraint.condition, q, n, constraints))
         else:
@@ -115,7 +103,9 @@ def cells_to_cpmpy(problem: Any) -> tuple[Any, Any]:
     x = cp.boolvar(shape=(problem.armies, board.rows, board.cols), name="x")
     blocked = set(board.blocked)
     free = [cell for cell in board.cells if cell not in blocked]
-    constraints: list[Any] = [x[army, r, c] == 0 for army in armies for r, c in sorted(blocked)]
+    # Every variable belongs to the model (a statement without constraints has 2^cells solutions).
+    constraints: list[Any] = [cp.sum(x) >= 0]
+    constraints += [x[army, r, c] == 0 for army in armies for r, c in sorted(blocked)]
     constraints += [x[army, r, c] == 1 for r, c, army in problem.placed]
     lines = [[cell for cell in line if cell not in blocked] for line in board.lines]
     lines = [line for line in lines if len(line) >= 2]
@@ -161,10 +151,15 @@ def _expression(cp: Any, node: Node, q: Any, n: int, constraints: list[Any]) -> 
             return q[item.colour, item.row]
         if isinstance(item, CellVar):  # the cell level: q is army 0's grid of 0/1 variables
             return q[item.row, item.col]
-        if isinstance(item, Element):
-            return cp.cpm_array(list(item.values))[walk(item.index)]
-        if isinstance(item, Truth):
-            return walk(item.condition)
+        if isinstance(item, Element):  # the index as its own variable: CPMpy's element wants one
+            lo, hi = bounds(item.index, n)
+            index = cp.intvar(max(lo, 0), min(hi, len(item.values) - 1))
+            constraints.append(index == walk(item.index))
+            return cp.cpm_array(list(item.values))[index]
+        if isinstance(item, Truth):  # a 0/1 variable equal to the condition
+            truth = cp.boolvar()
+            constraints.append(truth == _as_bool(cp, walk(item.condition)))
+            return truth
         if isinstance(item, Operator):
             args = [walk(arg) for arg in item.args]
             span = bounds(item.args[0], n) if item.name == "%" else (0, 0)
@@ -188,12 +183,19 @@ def _expression(cp: Any, node: Node, q: Any, n: int, constraints: list[Any]) -> 
             }[item.name]()
             return cp.BoolVal(result) if isinstance(result, bool) else result
         if isinstance(item, Logic):
-            args = [walk(arg) for arg in item.args]
+            args = [_as_bool(cp, walk(arg)) for arg in item.args]
             if item.name == "not":
                 return ~args[0]
             return cp.all(args) if item.name == "and" else cp.any(args)
-        if isinstance(item, Distinct):
-            return cp.AllDifferent([walk(arg) for arg in item.args])
+        if isinstance(item, Distinct):  # pairwise: CPMpy's solvers take != of any expressions
+            args = [walk(arg) for arg in item.args]
+            pairs = [a != b for i, a in enumerate(args) for b in args[i + 1 :]]
+            return cp.all([_as_bool(cp, pair) for pair in pairs]) if pairs else cp.BoolVal(True)
         raise TypeError(f"not an expression node: {item!r}")
 
     return walk(node)
+
+
+def _as_bool(cp: Any, value: Any) -> Any:
+    """A CPMpy Boolean expression: a Python bool becomes ``BoolVal``."""
+    return cp.BoolVal(value) if isinstance(value, bool) else value

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, Literal
 
 import constraint as pc
@@ -49,9 +50,9 @@ Sense = Literal["maximize", "minimize"]
 QUICK_CELLS = 36
 
 
-def supports(problem: CellProblem, size: int | None = None, unique: bool = False) -> bool:
-    """python-constraint counts every cell problem, of any or a given size, but not classes."""
-    return not unique
+def refusal(problem: CellProblem) -> str | None:
+    """Why python-constraint will not state this cell form (None: it states every one)."""
+    return None
 
 
 def quick(problem: CellProblem) -> str | None:
@@ -232,7 +233,10 @@ def _search(
         yield pieces
 
 
-def _clock(time_limit: object) -> Deadline | None:
+def _clock(time_limit: object, deadline: Deadline | None = None) -> Deadline | None:
+    """The caller's ``deadline``, or one of ``time_limit`` seconds from now (None: no limit)."""
+    if deadline is not None:
+        return deadline
     limit = check_time_limit(time_limit)
     return None if limit is None else Deadline(limit)
 
@@ -245,15 +249,18 @@ def solutions(
     at_least: int | None = None,
     at_most: int | None = None,
     time_limit: float | None = None,
+    limit: int | None = None,
+    deadline: Deadline | None = None,
 ) -> Iterator[tuple[Piece, ...]]:
-    """Every solution (``size`` pieces per army, or between the bounds), lazily.
+    """Every solution (``size`` pieces per army, or between the bounds), at most ``limit``, lazily.
 
     Each is a sorted tuple of (row, col, army) triples; the order is the
     solver's. A time limit that ends the search raises ``IncompleteSearchError``.
     """
     if unique:
         raise NotSupportedError("python-constraint does not break symmetries: no class counts")
-    yield from _search(problem, size, at_least, at_most, _clock(time_limit))
+    found = _search(problem, size, at_least, at_most, _clock(time_limit, deadline))
+    yield from found if limit is None else islice(found, limit)
 
 
 def count(
@@ -278,22 +285,24 @@ def optimise(
     *,
     time_limit: float | None = None,
     progress: Progress | None = None,
+    deadline: Deadline | None = None,
     **_options: Any,
 ) -> Outcome:
     """The largest or smallest solution, proved by exhausting the next size: small boards only.
 
     Minimise: k = 0, 1, ...: the first k with a solution of exactly k pieces
     per army is the minimum (each smaller k was exhausted: a proved bound).
-    Maximise without domination: removing a piece that was not placed keeps
-    a solution, so the sizes that have solutions are consecutive; k grows
-    from the placed pieces' count until k + 1 has none. Maximise with
-    domination: a solution of at least k + 1 after one of k, until none.
+    Maximise: k grows from the placed pieces' count until k + 1 has none.
+    Without conditions or domination the sizes that have solutions are
+    consecutive (removing a piece keeps a solution), so each step searches
+    an exact size; otherwise a solution of at least k + 1 after one of k (a
+    condition may force pieces, domination may need them).
     Quotas fix the size: that size is searched alone. A time limit gives
     the best found, "feasible", with the bound proved so far (a maximum's:
     the free cells per army).
     """
     start = time.perf_counter()
-    deadline = _clock(time_limit)
+    deadline = _clock(time_limit, deadline)
     best: tuple[Piece, ...] | None = None
     free = len(problem.board.free) // problem.armies
     placed = max(sum(1 for *_, a in problem.placed if a == army) for army in (0, 1))
@@ -318,20 +327,25 @@ def optimise(
                     report(best)
                     break
         else:
+            # Without conditions or domination, removing a piece (one of each army) keeps a
+            # solution: the sizes with solutions are consecutive, and an exact size is the
+            # quicker search. Otherwise a solution of at least k + 1 after one of k.
+            exact = not (problem.conditions or problem.dominating)
             k = placed
             while True:
-                if problem.dominating:
-                    found = next(_search(problem, None, k, None, deadline), None)
-                else:
+                if exact:
                     found = next(_search(problem, k, None, None, deadline), None)
+                else:
+                    found = next(_search(problem, None, k, None, deadline), None)
                 if found is None:
                     break
                 best, k = found, size(found) + 1
                 report(found)
     except IncompleteSearchError:
         if best is None:
+            shown = deadline.time_limit if deadline is not None else time_limit
             raise IncompleteSearchError(
-                f"python-constraint found no solution before the time limit of {time_limit} s"
+                f"python-constraint found no solution before the time limit of {shown:g} s"
             ) from None
         seconds = time.perf_counter() - start
         return Outcome("feasible", size(best), bound, best, seconds)

@@ -1,0 +1,300 @@
+"""Every verb of a model, on one statement: ask the planner for the route, then answer in its form.
+
+Each function here takes a :class:`~cpqueens.vocabulary.statement.Statement`,
+starts one clock for the whole call, asks :func:`cpqueens.strategies.planner.route`
+which engine answers and in which form (columns, a region puzzle, cells), and
+hands the lowered form to the engine: the column form through the counting
+strategies, the decision searches and ``find()``'s portfolio; the region form
+through the engine's region search; the cell form through its cell methods.
+The answers come back in one shape whatever the form: ``Solution`` objects
+for statements of one piece per row and column, ``Placement`` otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from itertools import islice
+from typing import Any
+
+from cpqueens import clock
+from cpqueens.backends import backends as installed_backends
+from cpqueens.backends import get
+from cpqueens.clock import Deadline
+from cpqueens.errors import CrossCheckError, NotSupportedError
+from cpqueens.strategies.planner import AUTO, Route, route
+from cpqueens.vocabulary.cells import Placement
+from cpqueens.vocabulary.checks import check_time_limit
+from cpqueens.vocabulary.solution import Solution
+from cpqueens.vocabulary.statement import Statement
+
+
+def size_of(statement: Statement, queens: object) -> int | None:
+    """``queens`` checked: None, or an int >= 0 that the statement's quotas admit."""
+    if queens is None:
+        return None
+    if isinstance(queens, bool) or not isinstance(queens, int) or queens < 0:
+        raise TypeError(f"queens must be an int >= 0 or None, got {queens!r}")
+    size = statement.size
+    if size is None or queens == size:
+        return queens
+    stated = ", ".join(
+        f"{name}={getattr(statement, name)}"
+        for name in ("per_row", "per_column", "per_region")
+        if getattr(statement, name) is not None
+    )
+    raise ValueError(
+        f"queens={queens} contradicts the quotas: {stated} on this board means {size} pieces "
+        "in every solution" + (" of each colour" if statement.colours > 1 else "")
+    )
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _no_pool(verb: str, **options: object) -> None:
+    """Refuse the pool options a search of one engine's region or cell form does not take."""
+    for name, value in options.items():
+        if value is not None:
+            raise NotSupportedError(
+                f"{verb}({name}=...) runs statements of one queen per row and column in pieces; "
+                "this statement is counted by one engine's search: leave it out"
+            )
+
+
+def count(
+    statement: Statement,
+    backend: str = AUTO,
+    *,
+    queens: int | None = None,
+    unique: bool = False,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    progress: bool | Callable[[int, int], None] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    time_limit: float | None = None,
+) -> int:
+    """The exact number of solutions (with ``unique``, of classes under the symmetries)."""
+    size = size_of(statement, queens)
+    unique = _flag(unique, "unique")
+    seconds = check_time_limit(time_limit)
+    deadline = clock.start(seconds)
+    way = route(statement, "count", backend, size=size, unique=unique)
+    if way.form == "columns":
+        from cpqueens.tasks import count as count_task
+
+        return count_task.count(
+            way.problem,
+            way.engine,
+            unique=unique,
+            workers=workers,
+            executor=executor,
+            progress=progress,
+            checkpoint=checkpoint,
+            time_limit=seconds,
+        )
+    _no_pool("count", workers=workers, executor=executor, checkpoint=checkpoint)
+    if way.form == "regions":
+        return get(way.engine).region_count(way.problem, None, deadline)
+    from cpqueens.tasks import optimise
+
+    return optimise.count(way.problem, way.engine, size, unique=unique, deadline=deadline)
+
+
+def solutions(
+    statement: Statement,
+    backend: str = AUTO,
+    limit: int | None = None,
+    *,
+    queens: int | None = None,
+    unique: bool = False,
+    time_limit: float | None = None,
+) -> Iterator[Any]:
+    """Lazily, the solutions (one per class with ``unique``), at most ``limit``.
+
+    The route is planned now, so an unknown or refused backend fails here,
+    not when the iterator is first read.
+    """
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+    size = size_of(statement, queens)
+    unique = _flag(unique, "unique")
+    deadline = clock.start(check_time_limit(time_limit))
+    way = route(statement, "solutions", backend, size=size, unique=unique)
+    found = _listed(statement, way, size, unique, deadline, limit)
+    return found if limit is None else islice(found, limit)
+
+
+def _listed(
+    statement: Statement,
+    way: Route,
+    size: int | None,
+    unique: bool,
+    deadline: Deadline | None,
+    limit: int | None,
+) -> Iterator[Any]:
+    """The solutions of ``way``'s form, each as the statement's solution object."""
+    if way.form == "columns":
+        return _column_solutions(way, unique, deadline)
+    if way.form == "regions":
+        found = get(way.engine).region_solutions(way.problem, limit, deadline)
+        return (_placement(statement, ((r, c, 0) for r, c in cells)) for cells in found)
+    from cpqueens.tasks import optimise
+
+    pieces = optimise.solutions(way.problem, way.engine, size, unique=unique, deadline=deadline)
+    return (_placement(statement, found) for found in pieces)
+
+
+def _placement(statement: Statement, pieces: Any) -> Placement:
+    board = statement.board
+    return Placement(tuple(sorted(pieces)), (board.rows, board.cols), board.blocked)
+
+
+def _column_solutions(way: Route, unique: bool, deadline: Deadline | None) -> Iterator[Solution]:
+    """The column form's solutions in lexicographic order (canonical ones with ``unique``)."""
+    from cpqueens.strategies.symmetry import leader
+    from cpqueens.vocabulary.limits import no_room
+
+    problem = way.problem
+    if no_room(problem.n, problem.colours):
+        return  # more colours than columns: no solution, known at once
+    symmetries = problem.symmetries()
+    source = problem
+    if unique and len(symmetries) > 1:
+        from cpqueens.strategies.declared import check_declared
+
+        check_declared(problem, symmetries)  # a false keeps= raises, naming a counterexample
+        source = problem.with_constraints(leader(problem))
+    for by_colour in get(way.engine).solutions(source, deadline):
+        yield Solution(by_colour, problem.board, symmetries)
+
+
+def first(
+    statement: Statement,
+    backend: str = AUTO,
+    *,
+    queens: int | None = None,
+    time_limit: float | None = None,
+) -> Any:
+    """The first solution (lexicographic for one piece per row and column), or None."""
+    size = size_of(statement, queens)
+    deadline = clock.start(check_time_limit(time_limit))
+    way = route(statement, "first", backend, size=size)
+    if way.form == "columns":
+        from cpqueens.tasks import decide
+
+        found = decide.first(way.problem, way.engine, deadline)
+        return None if found is None else _solution(way, found)
+    return next(iter(_listed(statement, way, size, False, deadline, 1)), None)
+
+
+def _solution(way: Route, by_colour: Any) -> Solution:
+    problem = way.problem
+    return Solution(by_colour, problem.board, problem.symmetries())
+
+
+def exists(
+    statement: Statement,
+    backend: str = AUTO,
+    *,
+    queens: int | None = None,
+    time_limit: float | None = None,
+) -> bool:
+    """Whether the statement has a solution."""
+    size = size_of(statement, queens)
+    deadline = clock.start(check_time_limit(time_limit))
+    way = route(statement, "exists", backend, size=size)
+    if way.form == "columns":
+        from cpqueens.tasks import decide
+
+        return decide.exists(way.problem, way.engine, deadline, backend)
+    return next(iter(_listed(statement, way, size, False, deadline, 1)), None) is not None
+
+
+def find(
+    statement: Statement,
+    backend: str = AUTO,
+    *,
+    queens: int | None = None,
+    time_limit: float | None = None,
+) -> Any:
+    """Any one solution, checked, or None if there provably is none."""
+    size = size_of(statement, queens)
+    seconds = check_time_limit(time_limit)
+    deadline = clock.start(seconds)
+    way = route(statement, "find", backend, size=size)
+    if way.form != "columns":
+        return next(iter(_listed(statement, way, size, False, deadline, 1)), None)
+    engine = get(way.engine)
+    if backend == AUTO or engine.CAPABILITIES.free_search:
+        from cpqueens.tasks import find as find_task
+
+        return find_task.find(way.problem, backend, seconds)
+    from cpqueens.tasks import decide
+
+    found = decide.first(way.problem, way.engine, deadline, lexicographic=False)
+    return None if found is None else _solution(way, found)
+
+
+def cross_check(
+    statement: Statement,
+    *,
+    queens: int | None = None,
+    unique: bool = False,
+    time_limit: float | None = None,
+) -> int:
+    """Count with every installed engine that answers; the count, or ``CrossCheckError``.
+
+    A statement of one piece per row and column is counted by every engine;
+    any other by every engine that states its form and answers it quickly
+    (at least two, else ``NotSupportedError`` naming those left out and why).
+    """
+    size = size_of(statement, queens)
+    counts: dict[str, int] = {}
+    left_out: list[str] = []
+    for name in installed_backends():
+        try:
+            way = route(statement, "count", name, size=size, unique=unique)
+        except NotSupportedError as refusal:
+            left_out.append(f"{name}: {refusal}")
+            continue
+        why = get(name).quick(way.problem) if way.form == "cells" else None
+        if why is not None:
+            left_out.append(f"{name}: {why}")
+            continue
+        counts[name] = count(statement, name, queens=size, unique=unique, time_limit=time_limit)
+    if len(counts) < 2:
+        detail = f" ({'; '.join(left_out)})" if left_out else ""
+        raise NotSupportedError(
+            f"a cross-check needs two engines; only {', '.join(counts) or 'none'} count this "
+            f"quickly{detail}"
+        )
+    if len(set(counts.values())) != 1:
+        found = ", ".join(f"{name}={value}" for name, value in counts.items())
+        raise CrossCheckError(f"backends disagree on the count: {found}")
+    return next(iter(counts.values()))
+
+
+def optimise(statement: Statement, sense: str, backend: str = AUTO, **options: Any) -> Any:
+    """The best solution in ``sense`` ("maximize" or "minimize"), proved unless a limit ends it."""
+    from cpqueens.tasks import optimise as optimise_task
+
+    way = route(statement, "optimise", backend, sense=sense, forms=("cells",))
+    return optimise_task.optimise(way.problem, sense, way.engine, **options)  # type: ignore[arg-type]
+
+
+def engine(statement: Statement, backend: str = AUTO, *, path: bool = False) -> str:
+    """The engine that counts the statement for ``backend``; with ``path``, how it counts."""
+    way = route(statement, "count", backend)
+    if not path:
+        return way.engine
+    if way.form == "columns":
+        from cpqueens.strategies.paths import path as describe
+
+        return describe(way.problem, way.engine)
+    what = "the region search" if way.form == "regions" else "one search of the cell form"
+    return f"{way.engine}: {what}"
