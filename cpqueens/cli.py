@@ -26,7 +26,6 @@ from cpqueens.errors import CountInterrupted, CpqueensError, ImageReadError
 from cpqueens.execution.files import FileRefusedError, read_at_most, read_regular
 from cpqueens.model import DEFAULT_BACKEND, Model
 from cpqueens.vocabulary.board import Board
-from cpqueens.vocabulary.constraints import Placed
 from cpqueens.vocabulary.limits import MAX_BOARD_BYTES
 
 if TYPE_CHECKING:
@@ -361,8 +360,7 @@ def run_count(args: argparse.Namespace) -> int:
             "n": model.n,
             "colours": model.colours,
             "blocked": [list(cell) for cell in model.board.blocked],
-            "placed": [list(cell) for cell in model.placed]
-            + [[*cell, c.colour] for c in model.extra if isinstance(c, Placed) for cell in c.cells],
+            "placed": [[r, c] if g == 0 else [r, c, g] for r, c, g in model.statement.placed],
             "backend": engine,
             "path": model.engine(engine, path=True),
             "requested_backend": args.backend,

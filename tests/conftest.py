@@ -15,7 +15,9 @@ import cpqueens
 
 #: Doctests over ~2 s, by their item name: proving 8x8 queens domination optimal takes CP-SAT
 #: about 20 s.
-SLOW_DOCTESTS = frozenset({"cpqueens.model.domination", "cpqueens.model.Model.minimize"})
+SLOW_DOCTESTS = frozenset(
+    {"cpqueens.model.shortcuts.domination", "cpqueens.model.facade.Model.minimize"}
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -55,3 +55,26 @@ compiled_conditions = bitmask_plan.compiled_conditions
 placements = bitmask_dfs.placements
 flat_placements = bitmask_dfs._flat_placements
 count_placements = bitmask_dfs.count_placements
+
+
+def on_columns(function: Any) -> Any:
+    """``function`` with a model as its first argument read as the model's column form."""
+
+    def wrapped(model: Any, *args: Any, **options: Any) -> Any:
+        return function(form(model), *args, **options)
+
+    wrapped.__name__ = getattr(function, "__name__", "wrapped")
+    return wrapped
+
+
+class ColumnsOf:
+    """A module whose functions take a model's column form: each call lowers a model first."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._module, name)
+        if callable(found) and not isinstance(found, type):
+            return on_columns(found)
+        return found

@@ -20,7 +20,7 @@ import grimp
 import pytest
 
 import cpqueens
-from cpqueens.backends import Capabilities, known, register, unregister
+from cpqueens.backends import Capabilities, Engine, known, register, unregister
 from cpqueens.backends import get as get_engine
 from cpqueens.expressions import Variables
 from cpqueens.vocabulary import verify
@@ -95,6 +95,8 @@ def test_the_package_root_holds_at_most_eight_modules_besides_its_subpackages():
         "execution",
         "expressions",
         "kernels",
+        "lowering",
+        "model",
         "readers",
         "strategies",
         "tasks",
@@ -107,9 +109,12 @@ def test_the_engines_are_three_packages_with_no_modules_beside_them():
     packages = sorted(p.name for p in backends.iterdir() if (p / "__init__.py").exists())
     assert packages == ["bitmask", "cpsat", "pyconstraint"]
     beside = sorted(p.name for p in backends.glob("*.py"))
-    assert beside == ["__init__.py", "outcome.py", "translate.py"]
-    engines = {get_engine(name).__name__ for name in ("bitmask", "cpsat", "python-constraint")}
-    assert engines == {f"cpqueens.backends.{package}" for package in packages}
+    assert beside == ["__init__.py", "base.py", "outcome.py", "template.py", "translate.py"]
+    engines = {get_engine(name) for name in ("bitmask", "cpsat", "python-constraint")}
+    assert {type(engine).__module__ for engine in engines} == {
+        f"cpqueens.backends.{package}" for package in packages
+    }
+    assert all(isinstance(engine, Engine) for engine in engines)
 
 
 def test_no_module_is_imported_by_name_outside_the_registry():
@@ -203,23 +208,21 @@ class SealedCorridor(Corridor):
     decompose = None  # type: ignore[assignment]
 
 
-class BruteForce:
+class BruteForce(Engine):
     """A toy engine: every tuple of permutations, checked by each constraint's own check."""
 
     NAME = "brute-force"
     SUPPORTS = (ConstraintKind,)  # any kind that checks itself
     CAPABILITIES = Capabilities(short_below_free_rows=99, stops="chunks")
 
-    def solutions(
-        self, model, time_limit: float | None = None
-    ) -> Iterator[tuple[tuple[int, ...], ...]]:
+    def solutions(self, model, deadline=None) -> Iterator[tuple[tuple[int, ...], ...]]:
         """Every solution, lexicographically (permutations come in lexicographic order)."""
         one_colour = list(itertools.permutations(range(model.n)))
         for by_colour in itertools.product(one_colour, repeat=model.colours):
             if verify.violation(model, by_colour) is None:
                 yield by_colour
 
-    def count(self, model) -> int:
+    def count(self, model, deadline=None) -> int:
         """The number of solutions."""
         return sum(1 for _ in self.solutions(model))
 
@@ -287,7 +290,7 @@ def test_the_toy_engine_counts_the_built_in_kinds_as_the_others_do(toy_engine):
 def test_a_toy_constraint_kind_names_its_symmetries_and_its_failures():
     assert set(Corridor(0, (0, 5)).kept_by(6)) <= set(BOARD_SYMMETRIES)
     model = cpqueens.model(6).with_constraints(Corridor(0, (2,)))
-    assert verify.violation(model, ((1, 3, 5, 0, 2, 4),)) == (
+    assert verify.violation(model.columns(), ((1, 3, 5, 0, 2, 4),)) == (
         "Corridor(q0[0] in [2]) fails: row 0's queen stands in column 1"
     )
 

@@ -318,7 +318,7 @@ def test_regions_without_a_quota_take_one_piece_per_region_through_every_door():
     stripes = [[0, 1, 2, 3]] * 4
     assert cpqueens.cells(4, regions=stripes).statement.per_region == 1
     assert cpqueens.model(4, regions=stripes).statement.per_region == 1
-    with pytest.raises(ValueError, match="^regions need per_region: the number of pieces"):
+    with pytest.raises(ValueError, match=r"^regions need per_region: the number of pieces"):
         CellProblem(CellBoard(4, 4), regions=stripes)
 
 

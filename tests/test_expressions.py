@@ -377,7 +377,8 @@ def test_expressions_of_another_model_are_refused():
     with pytest.raises(TypeError) as raised:
         small.where(True)
     assert str(raised.value) == (
-        "where() takes conditions built from model.q (such as m.q[0] < m.q[1]), got True (bool)"
+        "where() takes conditions built from model.q or model.x "
+        "(such as m.q[0] < m.q[1]), got True (bool)"
     )
     with pytest.raises(ValueError, match="unknown board symmetry 'spin'"):
         small.where(small.q[0] < 3, keeps=("spin",))

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.backends.bitmask import line_search
+from cpqueens.backends import get
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.strategies import construct
 from cpqueens.tasks import find as find_module
@@ -184,15 +184,12 @@ def test_a_time_limit_ends_the_search_with_an_error_never_none():
     assert trap(40).find(time_limit=60) is None  # small enough for CP-SAT's proof
 
 
-def test_bad_input_is_named():
+def test_every_engine_finds_with_its_own_search_and_bad_input_is_named():
     m = cpqueens.model(8)
-    with pytest.raises(ValueError) as error:
-        m.find("bitmask")
-    assert str(error.value) == (
-        "find() searches with backend 'auto' (the portfolio) or 'cpsat' (CP-SAT's own search "
-        "alone), got 'bitmask'; first(backend='bitmask') gives the lexicographically first "
-        "solution"
-    )
+    for backend in ("bitmask", "python-constraint", "cpsat"):
+        found = m.find(backend)
+        assert found is not None and verify.violation(m.columns(), found.by_colour) is None
+    assert cpqueens.model(3).find("bitmask") is None
     with pytest.raises(ValueError, match=r"^unknown backend 'fast': expected one of 'auto', "):
         m.find("fast")
     with pytest.raises(ValueError) as error:
@@ -205,14 +202,14 @@ def test_bad_input_is_named():
 
 def test_verify_names_the_broken_constraint():
     m = cpqueens.model(4, blocked=[(0, 1)], colours=2)
-    assert verify.violation(m, ((1, 3, 0, 2), (2, 0, 3, 1))) == (
+    assert verify.violation(m.columns(), ((1, 3, 0, 2), (2, 0, 3, 1))) == (
         "colour 0's queen stands on blocked cell (0, 1)"
     )
-    assert verify.violation(m, ((2, 0, 3, 1), (2, 0, 3, 1))) == (
+    assert verify.violation(m.columns(), ((2, 0, 3, 1), (2, 0, 3, 1))) == (
         "Disjoint(colours 0, 1: no shared cell) fails: two colours share a cell in row 0"
     )
-    assert verify.violation(m, ((2, 0, 3, 1),)) == "1 colour(s) of queens, expected 2"
-    assert verify.violation(m, ((2, 0, 3, 4), (1, 3, 0, 2))) == (
+    assert verify.violation(m.columns(), ((2, 0, 3, 1),)) == "1 colour(s) of queens, expected 2"
+    assert verify.violation(m.columns(), ((2, 0, 3, 4), (1, 3, 0, 2))) == (
         "colour 0, row 3: column 4 is not in 0..3"
     )
     assert verify.violation(cpqueens.model(4, colours=2), ((2, 0, 3, 1), (1, 3, 0, 2))) is None
@@ -343,7 +340,7 @@ def test_the_exists_search_member_alone_agrees_with_the_oracle(case):
     # find()'s third member: exists()'s fewest-free-row search, one colour only.
     n, blocked, placed, colours = case
     model = cpqueens.model(n, blocked, colours=colours, placed=placed)
-    search = line_search(model)
+    search = get("bitmask").line_search(model.columns())
     if colours != 1:
         assert search is None
         return

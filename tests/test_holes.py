@@ -10,11 +10,21 @@ from hypothesis import strategies as st
 import cpqueens
 from cpqueens.backends import get as get_backend
 from cpqueens.kernels import placements as native
-from cpqueens.strategies import burnside, class_count, hole_sums
-from cpqueens.strategies.planner import placed_as_holes, strategy, takes_placed_as_holes
-from cpqueens.strategies.symmetry import leader
-from tests import oracle
+from cpqueens.strategies import burnside as burnside_module
+from cpqueens.strategies import class_count as class_count_module
+from cpqueens.strategies import hole_sums as hole_sums_module
+from cpqueens.strategies import planner
+from cpqueens.strategies.symmetry import leader as leader_of
+from tests import internals, oracle
 from tests.test_symmetry import CELL_MAPS, brute_force_classes
+
+burnside = internals.ColumnsOf(burnside_module)
+class_count = internals.ColumnsOf(class_count_module)
+hole_sums = internals.ColumnsOf(hole_sums_module)
+placed_as_holes = internals.on_columns(planner.placed_as_holes)
+strategy = internals.on_columns(planner.strategy)
+takes_placed_as_holes = internals.on_columns(planner.takes_placed_as_holes)
+leader = internals.on_columns(leader_of)
 
 
 def symmetric_holes(n, seeds):

@@ -103,8 +103,8 @@ def test_cross_check_raises_when_backends_disagree(monkeypatch):
 
     # 8 queens with a blocked corner (no mirror): every subproblem of weight 1 "counts" 93.
     # (A free board would not reach bitmask.count: it goes to the symmetry kernels.)
-    monkeypatch.setattr(bitmask, "count", lambda model: 93)
-    blocked = cpqueens.model(8, blocked=[(0, 0)])
+    monkeypatch.setattr(type(bitmask.ENGINE), "count", lambda self, model, deadline=None: 93)
+    blocked = cpqueens.model(8, blocked=[(0, 0)]).columns()
     parts = subproblems(blocked, split_depth(blocked, 1))
     assert {p.weight for p in parts} == {1}
     wrong = 93 * len(parts)
@@ -124,7 +124,7 @@ def test_unknown_constraint_is_not_supported(backend):
 
 
 def test_a_search_stopped_by_a_limit_is_not_a_count(monkeypatch):
-    from cpqueens.backends import cpsat
+    from cpqueens.backends.cpsat import columns as cpsat
 
     unlimited = cpsat._solver
 

@@ -236,8 +236,18 @@ def test_x_on_a_one_queen_per_row_model_is_its_column_test():
     ordered = m.where(m.q[0] < m.q[n - 1])
     assert ordered.maximize().value == n
     assert ordered.lowered().conditions  # stated over x[r, c]
+    # q[r] on any square statement: the column of row r's one piece, which reading it states
+    kings = cpqueens.model(4, attack="king", per_row=None, per_column=None)
+    one = kings.where(kings.q[0] == 1)
+    assert (
+        one.count()
+        == one.count("cpsat")
+        == kings.where(kings.x[0, 1] == 1)
+        .where(kings.x[0, 0] + kings.x[0, 2] + kings.x[0, 3] == 0)
+        .count("python-constraint")
+    )
     with pytest.raises(NotSupportedError, match=r"write conditions with x\[row, col\]"):
-        cpqueens.model(4, per_row=None, per_column=None).q  # noqa: B018
+        cpqueens.model(4, columns=5, per_row=None, per_column=None).q  # noqa: B018
 
 
 def test_cell_statements_export_to_cpmpy_and_cpsat():

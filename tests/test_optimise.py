@@ -198,9 +198,9 @@ def test_the_model_prints_as_mathematics():
 @pytest.mark.parametrize(
     ("call", "error", "words"),
     [
-        (lambda: cpqueens.cells(0), ValueError, "rows must be an int >= 1, got 0"),
+        (lambda: cpqueens.cells(0), ValueError, "board size n must be an int >= 1, got 0"),
         (lambda: cpqueens.cells(4, blocked=[(4, 0)]), ValueError, "(4, 0) is off the 4x4"),
-        (lambda: cpqueens.cells(4, attack="bishop"), ValueError, "'bishop'"),
+        (lambda: cpqueens.cells(4, attack="knight"), ValueError, "'knight'"),
         (lambda: cpqueens.cells(4, armies=3), ValueError, "armies must be 1 or 2, got 3"),
         (lambda: cpqueens.cells(4, placed=[(0, 0, 1)]), ValueError, "army 1"),
         (lambda: cpqueens.cells(4).count(queens=-1), TypeError, "-1"),

@@ -17,7 +17,8 @@ from cpqueens.strategies.symmetry import split_depth
 
 
 def total_for(model, workers):
-    return len(subproblems(model, split_depth(model, workers)))
+    columns = model.columns()
+    return len(subproblems(columns, split_depth(columns, workers)))
 
 
 # Blocked boards: a free board without a progress option goes to the symmetry kernels.

@@ -739,10 +739,12 @@ def test_row_placements_are_counted_not_listed():
 
 def test_engines_that_list_rows_refuse_a_grid_too_large_and_auto_takes_cpsat():
     rows = Puzzle(30, [[r] * 30 for r in range(30)], stars=6)  # 5,313,000 row placements
-    for backend, most in (("bitmask", "524,288"), ("python-constraint", "65,536")):
-        with pytest.raises(cpqueens.NotSupportedError, match=f"has 5,313,000 of them, more "
-                           f"than its {most}: expected backend 'cpsat'"):  # fmt: skip
-            rows.count(backend=backend)
+    with pytest.raises(cpqueens.NotSupportedError, match="has 5,313,000 of them, more "
+                       "than its 524,288: expected backend 'cpsat'"):  # fmt: skip
+        rows.count(backend="bitmask")
+    with pytest.raises(cpqueens.NotSupportedError, match="has more than 65,536 of them: "
+                       "expected backend 'cpsat'"):  # fmt: skip
+        rows.count(backend="python-constraint")
     assert len(rows.solutions(limit=2, time_limit=30)) == 2  # auto: CP-SAT
 
 

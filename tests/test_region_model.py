@@ -219,14 +219,15 @@ def test_the_compiled_regions_kernel_answers_one_colour():
 
 def test_print_and_constraints():
     m = cpqueens.model(4, regions=[[0, 0, 1, 1], [0, 2, 2, 1], [3, 2, 2, 1], [3, 3, 3, 1]])
-    m = cpqueens.model(4, regions=m.extra[0].grid, no_touch=True, diagonals=False)
+    m = cpqueens.model(4, regions=m.statement.regions, no_touch=True, diagonals=False)
     assert str(m).splitlines() == [
         "Model: 4x4 board, 1 colour(s) of 4 queens (no diagonals: rows and columns attack)",
         "  AllDifferent(q0[r] for every row r)",
         "  Regions(one q0 queen per region: AABB/ACCB/DCCB/DDDB)",
         "  NoTouch(no two q0 queens touch)",
     ]
-    assert isinstance(m.extra[0], Regions) and isinstance(m.extra[1], NoTouch)
+    extra = m.columns().extra
+    assert isinstance(extra[0], Regions) and isinstance(extra[1], NoTouch)
     assert NoTouch().violation(((0, 1, 3, 2),), 4) == (
         "NoTouch(no two q0 queens touch) fails: the queens of rows 0 and 1 touch"
     )

@@ -113,7 +113,9 @@ def test_a_variant_keeps_only_what_the_board_allows():
 def test_print_names_the_variants():
     text = str(cpqueens.model(5, toroidal=True, knight=True))
     assert "  Toroidal(q0[r] + r and q0[r] - r differ mod n across rows r)" in text
-    assert "  KnightMoves(no two q0 queens a knight's move apart)" in text
+    assert (
+        "  KnightMoves(no two q0 queens a knight's move apart, wrapping around the edges)" in text
+    )
 
 
 def test_variant_flags_must_be_bools():

@@ -12,10 +12,12 @@ one. Nothing outside this module imports an engine by name.
 from __future__ import annotations
 
 import importlib
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from cpqueens.backends.base import Capabilities, Engine
 from cpqueens.errors import BackendUnavailableError
+
+if TYPE_CHECKING:  # the contract loads with the first engine (import cpqueens stays light)
+    from cpqueens.backends.base import Capabilities, Engine
 
 __all__ = ["BackendName", "Capabilities", "Engine", "backends", "get", "register", "unregister"]
 
@@ -39,7 +41,7 @@ _BUILT_IN = tuple(_BACKENDS)
 def register(
     name: str, engine: str | Engine, requirement: str = "cpqueens", dist: str = "cpqueens"
 ) -> None:
-    """Add the engine ``name`` after the others: the engine itself, or a module whose ``ENGINE`` it is.
+    """Add the engine ``name`` after the others: an engine, or a module whose ``ENGINE`` it is.
 
     ``requirement`` is the import its solver needs and ``dist`` the pip
     distribution that provides it. "auto" tries it last.
@@ -97,8 +99,19 @@ def distribution(name: str) -> str:
     return _BACKENDS[check_name(name)][2]
 
 
+def __getattr__(name: str) -> Any:
+    """``Capabilities`` and ``Engine``, the contract, loaded on first use (PEP 562)."""
+    if name in ("Capabilities", "Engine"):
+        from cpqueens.backends import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module 'cpqueens.backends' has no attribute {name!r}")
+
+
 def get(name: str) -> Engine:
     """The engine implementing backend ``name`` (its module is imported on first use)."""
+    from cpqueens.backends.base import Engine
+
     engine, requirement, dist = _BACKENDS[check_name(name)]
     if not _importable(requirement):
         raise BackendUnavailableError(

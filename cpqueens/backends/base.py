@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 Columns = tuple[tuple[int, ...], ...]
 #: The verbs of the cell form.
 CellVerb = Literal["count", "solutions", "optimise"]
+#: What an engine without a region search says of every region puzzle.
+NO_REGION_SEARCH = "it has no region search"
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ class Engine:
     def first(
         self, problem: Problem, deadline: Deadline | None, lexicographic: bool
     ) -> Columns | None:
-        """The first solution (lexicographic, or any) of a problem ``decides`` holds; None if none."""
+        """The first solution (lexicographic, or any) of a problem ``decides`` holds, or None."""
         raise NotSupportedError(f"backend {self.NAME!r} has no compiled decision search")
 
     def exists(self, problem: Problem, deadline: Deadline | None = None) -> bool:
@@ -193,7 +195,7 @@ class Engine:
         deadline: Deadline | None = None,
         limit: int | None = None,
     ) -> Iterator[tuple[Piece, ...]]:
-        """Every solution as (row, col, army) triples (one per class if ``unique``), at most ``limit``."""
+        """Every solution as (row, col, army) triples (a class's one if ``unique``), ``limit`` at most."""
         raise NotSupportedError(f"backend {self.NAME!r} does not list cell forms")
 
     def optimise(
@@ -213,7 +215,7 @@ class Engine:
 
     def region_refusal(self, puzzle: RegionPuzzle) -> str | None:
         """Why the engine will not search this region puzzle directly (None: it will)."""
-        return "it has no region search"
+        return NO_REGION_SEARCH
 
     def region_count(
         self, puzzle: RegionPuzzle, limit: int | None, deadline: Deadline | None = None

@@ -53,13 +53,20 @@ HEX_DIGITS = frozenset("0123456789abcdef")
 MAX_BYTES = 16 * 2**20
 
 
-def describe(model: Problem) -> str:
-    """An exact one-line description of ``model``, the identity a checkpoint records.
+def column_form(model: Any) -> Problem:
+    """The column form a checkpoint identifies: ``model`` itself, or a model's ``columns()``."""
+    columns = getattr(model, "columns", None)
+    return columns() if callable(columns) else model  # type: ignore[no-any-return]
+
+
+def describe(model: Any) -> str:
+    """An exact one-line description of ``model`` (or its column form): a checkpoint's identity.
 
     >>> from cpqueens import model
-    >>> describe(model(6, blocked=[(0, 1)], colours=2).columns())
+    >>> describe(model(6, blocked=[(0, 1)], colours=2))
     'n=6 colours=2 blocked=[(0, 1)] placed=[]'
     """
+    model = column_form(model)
     text = (
         f"n={model.n} colours={model.colours} "
         f"blocked={list(model.board.blocked)} placed={list(model.placed)}"
@@ -116,13 +123,14 @@ def split_digest(parts: Sequence[Part]) -> str:
 class Checkpoint:
     """The finished subproblems of one count, kept in a file that survives a crash."""
 
-    def __init__(self, path: str | os.PathLike[str], model: Problem, backend: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], model: Any, backend: str) -> None:
         """Open the checkpoint at ``path``: lock it, and read it if there is one.
 
         Refused (``CheckpointError``) if another count holds it, if ``path``
         is not a regular file, or if the file is damaged or for another count.
         """
         self.path = Path(path)
+        model = column_form(model)
         self.model = describe(model)
         self.n = model.n
         self.backend = backend

@@ -107,7 +107,7 @@ def _q_rows(node: CondNode) -> set[int]:
 
 
 def _one_piece(row: int, cols: int) -> CondNode:
-    """``sum(x[row, c]) == 1``: row ``row`` holds exactly one piece (so ``q[row]`` is its column)."""
+    """``sum(x[row, c]) == 1``: row ``row`` holds exactly one piece (``q[row]`` is its column)."""
     total: IntNode = CellVar(row, 0)
     for col in range(1, cols):
         total = Operator("+", (total, CellVar(row, col)))

@@ -10,8 +10,13 @@ compiled region search answers at once (its fast path, planned by
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cpqueens.vocabulary.regions import MAX_N, RegionPuzzle
 from cpqueens.vocabulary.statement import Statement
+
+if TYPE_CHECKING:
+    from cpqueens.vocabulary.cells import Attack
 
 
 def region_form(statement: Statement) -> RegionPuzzle | None:
@@ -62,7 +67,7 @@ def statement_of(puzzle: RegionPuzzle) -> Statement:
     from cpqueens.vocabulary.cells import CellBoard
 
     k, n = puzzle.stars, puzzle.n
-    attack = "bishop" if puzzle.diagonals else "king"
+    attack: Attack = "bishop" if puzzle.diagonals else "king"
     return Statement(
         CellBoard(n, n, puzzle.blocked, attack=attack, touch=False),
         per_row=k,

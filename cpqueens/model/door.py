@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cpqueens.vocabulary.board import Board, check_cells, check_size
+from cpqueens.vocabulary.board import Board, check_cells
 from cpqueens.vocabulary.cells import CellBoard, Piece
 from cpqueens.vocabulary.constraints import Cell, check_region_grid
 from cpqueens.vocabulary.limits import MAX_VARIANT_COLOURS
@@ -50,9 +50,7 @@ def statement(
 ) -> Statement:
     """The statement ``cpqueens.model``'s keywords make (see its docstring)."""
     if attack not in ATTACKS:
-        raise ValueError(
-            f"attack must be one of 'queen', 'rook', 'king', 'bishop', got {attack!r}"
-        )
+        raise ValueError(f"attack must be one of 'queen', 'rook', 'king', 'bishop', got {attack!r}")
     for flag, name in (
         (toroidal, "toroidal"),
         (knight, "knight"),
@@ -73,7 +71,7 @@ def statement(
         if colours is None:
             colours = 1 + max((colour for *_, colour in n.queens), default=0)
     else:
-        size = check_size(n)
+        size = _size(n)
         holes = (
             tuple(blocked) if columns is not None else check_cells(blocked, size, "blocked cell")
         )
@@ -101,7 +99,7 @@ def statement(
     if one_per_line and (toroidal or knight or regions is not None or no_touch):
         _check_variant_colours(colours)
     groups = colours if isinstance(colours, int) and not isinstance(colours, bool) else 1
-    pieces = _placed(placed, size, max(groups, armies if isinstance(armies, int) else 1),
+    pieces = placed_pieces(placed, size, max(groups, armies if isinstance(armies, int) else 1),
                      one_per_line, columns)  # fmt: skip
     return Statement(
         board,
@@ -115,6 +113,15 @@ def statement(
         per_region=per_region,
         placed=pieces,
     )
+
+
+def _size(n: object) -> int:
+    """``n`` as a board size: an int >= 1 (the statement bounds it by what it states)."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"board size n must be an int >= 1, got {n!r} ({type(n).__name__})")
+    if n < 1:  # type: ignore[operator]
+        raise ValueError(f"board size n must be an int >= 1, got {int(n)}")  # type: ignore[call-overload]
+    return int(n)  # type: ignore[call-overload]
 
 
 def _one_per_line(
@@ -147,7 +154,7 @@ def _check_variant_colours(colours: object) -> None:
         )
 
 
-def _placed(
+def placed_pieces(
     placed: Iterable[Any], n: int, groups: int, one_per_line: bool, columns: int | None
 ) -> tuple[Piece, ...]:
     """The placed pieces as (row, col, group) triples: pairs are group 0.
@@ -161,13 +168,17 @@ def _placed(
     for item in placed:
         group = 0
         if isinstance(item, (tuple, list)) and len(item) == 3:
-            group = item[2]
-            if isinstance(group, bool) or not isinstance(group, numbers.Integral):
+            if isinstance(item[2], bool) or not isinstance(item[2], numbers.Integral):
                 raise TypeError(f"placed queen {tuple(item)!r}: its colour must be an int")
-            if not 0 <= group < groups:
+            group = int(item[2])
+            if not 0 <= group < groups and one_per_line:
                 raise ValueError(
                     f"placed queen {tuple(item)!r}: colour {group} is outside the "
                     f"model's colours 0..{groups - 1}"
+                )
+            if not 0 <= group < groups:
+                raise ValueError(
+                    f"placed piece {tuple(item)!r} has army {group}; armies are 0..{groups - 1}"
                 )
             item = tuple(item[:2])
         if columns is None:
@@ -176,7 +187,7 @@ def _placed(
             cell = _cell_pair(item)
         pieces.append((*cell, int(group)))
     if one_per_line:
-        _one_per_row(pieces)
+        one_per_row(pieces)
     return tuple(pieces)
 
 
@@ -191,7 +202,7 @@ def _cell_pair(item: object) -> Cell:
     return int(item[0]), int(item[1])
 
 
-def _one_per_row(pieces: list[Piece]) -> None:
+def one_per_row(pieces: list[Piece]) -> None:
     """Refuse two placed pieces of one group in one row (one piece per row stated)."""
     rows: dict[tuple[int, int], Cell] = {}
     for r, c, group in sorted(set(pieces)):
@@ -234,7 +245,7 @@ def _from_puzzle(
     found = statement_of(puzzle)
     n = puzzle.n
     holes = check_cells(blocked, n, "blocked cell")
-    pieces = _placed(placed, n, 1, False, None)
+    pieces = placed_pieces(placed, n, 1, False, None)
     board = replace(found.board, blocked=(*found.board.blocked, *holes))
-    more = {} if per_region is None else {"per_region": per_region}
-    return replace(found, board=board, placed=(*found.placed, *pieces), **more)
+    found = replace(found, board=board, placed=(*found.placed, *pieces))
+    return found if per_region is None else replace(found, per_region=per_region)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.constraints import Cell
 
 if TYPE_CHECKING:
-    from cpqueens.model import Model
+    from cpqueens.model.facade import Model
     from cpqueens.tasks.optimise import Optimum
     from cpqueens.vocabulary.cells import Attack
 
@@ -44,7 +44,7 @@ def cells(
     >>> cells(4, attack="rook", per_row=1, per_column=1).count(unique=True)
     7
     """
-    from cpqueens.model import model
+    from cpqueens.model.facade import model
 
     return model(
         n,

@@ -138,12 +138,9 @@ def counterexample(model: Model, condition: CondNode, name: str) -> tuple[Any, A
 
 
 def _supported(backend: str, model: Model) -> bool:
-    from cpqueens.backends import get
-    from cpqueens.vocabulary.constraints import lower
+    from cpqueens.strategies.planner import supports
 
-    accepted = get(backend).SUPPORTS
-    stated = lower(model.constraints, accepted, model.n, model.colours)
-    return all(isinstance(c, accepted) for c in stated)
+    return supports(backend, model)
 
 
 def _text(solution: Any) -> str:

@@ -31,8 +31,8 @@ def path(model: Problem, engine: str) -> str:
         model = placed_as_holes(model)
     way = strategy(model, engine)
     text = f"{engine}: {way.name}"
-    describe = getattr(get(engine), "describe", None)
-    if way.kernels or describe is None:
+    described = None if way.kernels else get(engine).describe(model)
+    if described is None:
         return text
     each = "each by" if getattr(way, "splits", True) else "by"
-    return f"{text}, {each} {describe(model)}"
+    return f"{text}, {each} {described}"

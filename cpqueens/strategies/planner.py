@@ -33,6 +33,7 @@ from typing import Any, Final, Literal
 
 from cpqueens.backends import BackendName as BackendName  # the documented name
 from cpqueens.backends import capabilities, check_name, choices, get, is_installed, preference
+from cpqueens.backends.base import NO_REGION_SEARCH
 from cpqueens.errors import NotSupportedError
 from cpqueens.lowering.cells import cell_form
 from cpqueens.lowering.columns import column_form
@@ -204,6 +205,8 @@ _CELL_VERBS = {
     "find": "solutions",
     "optimise": "optimise",
 }
+#: The verbs a region search answers.
+_REGION_VERBS = ("count", "solutions", "first", "exists", "find")
 #: How messages name what a verb does.
 _DOING = {"solutions": "list the solutions of", "optimise": "optimise"}
 
@@ -251,19 +254,22 @@ def route(
         problem = column_form(statement)
         if problem is not None:
             return Route(resolve(problem, name), "columns", problem)
-    if (
-        "regions" in forms
-        and verb in ("count", "solutions", "first", "exists", "find")
-        and own_size
-    ):
+    puzzle = None
+    if "regions" in forms and verb in _REGION_VERBS and own_size and not unique:
         puzzle = region_form(statement)
-        if puzzle is not None and not unique:
-            found = _regions_engine(puzzle, name)
-            if found is not None:
-                return Route(found, "regions", puzzle)
-    problem = cell_form(statement)  # several colours refuse here, on every engine alike
+        found = None if puzzle is None else _regions_engine(puzzle, name)
+        if found is not None:
+            return Route(found, "regions", puzzle)
+    cells = cell_form(statement)  # several colours refuse here, on every engine alike
     cell_verb = _CELL_VERBS.get(verb, verb)
-    return Route(cell_engine(problem, name, cell_verb, size, unique, sense), "cells", problem)
+    try:
+        engine = cell_engine(cells, name, cell_verb, size, unique, sense)
+    except NotSupportedError:
+        why = None if puzzle is None or name == AUTO else get(name).region_refusal(puzzle)
+        if why is not None and why != NO_REGION_SEARCH:
+            raise NotSupportedError(why) from None  # its region search's own reason
+        raise
+    return Route(engine, "cells", cells)
 
 
 def _regions_engine(puzzle: Any, name: str) -> str | None:
@@ -290,7 +296,7 @@ def _refusals(
 def cell_engine(
     problem: Any, name: str, verb: str, size: int | None, unique: bool, sense: str | None
 ) -> str:
-    """The engine for ``verb`` on the cell form ``problem``: ``name``, or "auto"'s first; else raise."""
+    """The engine for ``verb`` on the cell form ``problem``: ``name``, or "auto"'s first."""
     doing = _DOING.get(verb, verb)
     if name == AUTO:
         for candidate, why in _refusals(problem, verb, size, unique, sense):

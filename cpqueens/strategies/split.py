@@ -143,7 +143,8 @@ def subproblems(model: Problem, depth: int = 1, *, symmetry: bool = True) -> tup
     >>> parts = subproblems(model(8).columns())
     >>> [(p.model.placed, p.weight) for p in parts]
     [(((0, 0),), 2), (((0, 1),), 2), (((0, 2),), 2), (((0, 3),), 2)]
-    >>> sum(p.weight * p.model.count(backend="bitmask") for p in parts)
+    >>> from cpqueens.backends import get
+    >>> sum(p.weight * get("bitmask").count(p.model) for p in parts)
     92
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:

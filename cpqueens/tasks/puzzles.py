@@ -26,14 +26,14 @@ from typing import Any, Literal
 from cpqueens.backends import BackendName, get
 from cpqueens.clock import Deadline
 from cpqueens.drawing import regions as region_drawing
-from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
+from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.lowering.regions import statement_of
-from cpqueens.vocabulary.statement import Statement
 from cpqueens.strategies.planner import Route, route
 from cpqueens.tasks import generate, optimise, screenshots
 from cpqueens.tasks.deduce import Deducer, Step, name
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle, cells_of
+from cpqueens.vocabulary.statement import Statement
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
 #: What :meth:`Puzzle.rate` and :meth:`Puzzle.explain` say: a difficulty, or why there is none.

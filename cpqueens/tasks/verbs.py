@@ -13,7 +13,7 @@ for statements of one piece per row and column, ``Placement`` otherwise.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Executor
 from itertools import islice
 from typing import Any
@@ -113,7 +113,7 @@ def solutions(
     queens: int | None = None,
     unique: bool = False,
     time_limit: float | None = None,
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     """Lazily, the solutions (one per class with ``unique``), at most ``limit``.
 
     The route is planned now, so an unknown or refused backend fails here,
@@ -125,8 +125,17 @@ def solutions(
     unique = _flag(unique, "unique")
     deadline = clock.start(check_time_limit(time_limit))
     way = route(statement, "solutions", backend, size=size, unique=unique)
-    found = _listed(statement, way, size, unique, deadline, limit)
-    return found if limit is None else islice(found, limit)
+    return _generator(_listed(statement, way, size, unique, deadline, limit), limit)
+
+
+def _generator(found: Iterator[Any], limit: int | None) -> Generator[Any, None, None]:
+    """``found`` (at most ``limit``) as a generator, which ``close()`` stops at once."""
+    try:
+        yield from (found if limit is None else islice(found, limit))
+    finally:
+        close = getattr(found, "close", None)
+        if close is not None:
+            close()
 
 
 def _listed(

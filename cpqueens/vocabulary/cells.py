@@ -35,11 +35,13 @@ import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from cpqueens.expressions import CondNode, evaluate
 from cpqueens.vocabulary.checks import check_regions
 from cpqueens.vocabulary.geometry import RECTANGLE_TRANSFORMS, SQUARE_ONLY
+
+if TYPE_CHECKING:
+    from cpqueens.expressions import CondNode
 
 Cell = tuple[int, int]
 #: A piece: (row, col, army); army 0 when there is one army.
@@ -552,6 +554,8 @@ class CellProblem:
             if got != quota.k:
                 return f"{quota.what} holds {got} pieces, expected {quota.k}"
         if self.conditions:
+            from cpqueens.expressions import evaluate
+
             grid = [[0] * board.cols for _ in range(board.rows)]
             for r, c, army in pieces:  # type: ignore[assignment]  # an int here, not the dict
                 grid[r][c] = int(army == 0)

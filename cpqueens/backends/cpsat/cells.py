@@ -467,12 +467,16 @@ def _enumerate(
     """Hand every solution (the first ``limit``) to ``report``; raise if the search stops early."""
     from ortools.sat.python import cp_model
 
-    cp, x = build(problem, size=size, symmetry=unique, deadline=deadline)
+    try:
+        cp, x = build(problem, size=size, symmetry=unique, deadline=deadline)
+        if deadline is not None:  # stating the model counted against the limit too
+            deadline.check()
+    except IncompleteSearchError as error:
+        raise IncompleteSearchError(f"{error}; 0 solution(s) found by then") from None
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # parallel enumeration loses solutions
     solver.parameters.enumerate_all_solutions = True
-    if deadline is not None:  # stating the model counted against the limit too
-        deadline.check()
+    if deadline is not None:
         solver.parameters.max_time_in_seconds = max(deadline.left(), 1e-3)
     seen = 0
 
@@ -486,6 +490,8 @@ def _enumerate(
 
     status = run(solver, cp, Collect())
     if seen != limit and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        if deadline is not None:  # the solver's time limit was the deadline's
+            raise IncompleteSearchError(f"{deadline.error()}; {seen:,} solution(s) found by then")
         raise IncompleteSearchError(
             f"CP-SAT stopped after {seen} solutions before it had seen them all "
             f"({solver.status_name(status)}): no count"

@@ -77,9 +77,9 @@ class PyConstraint(Engine):
         """Every cell form, but no classes: it breaks no symmetry."""
         if unique:
             return "python-constraint does not break symmetries: no class counts"
-        from cpqueens.backends.pyconstraint import cells
+        from cpqueens.backends.pyconstraint import rows
 
-        return cells.refusal(problem)
+        return rows.refuses(problem) if rows.fits(problem) else None
 
     def quick(self, problem: CellProblem) -> str | None:
         """Why a cross-check leaves it out: more free cells than it answers in seconds."""
@@ -96,9 +96,18 @@ class PyConstraint(Engine):
         deadline: Deadline | None = None,
         limit: int | None = None,
     ) -> int:
-        """The exact number of solutions (at most ``limit``); a time limit raises."""
-        found = self.cell_solutions(problem, size, deadline=deadline, limit=limit)
-        return sum(1 for _ in found)
+        """The exact number of solutions (at most ``limit``); a time limit raises, naming those seen."""
+        from cpqueens.errors import IncompleteSearchError
+
+        total = 0
+        try:
+            for _ in self.cell_solutions(problem, size, deadline=deadline, limit=limit):
+                total += 1
+        except IncompleteSearchError as error:
+            if "found by then" in str(error):
+                raise
+            raise IncompleteSearchError(f"{error}; {total:,} solution(s) found by then") from None
+        return total
 
     def cell_solutions(
         self,
@@ -109,9 +118,15 @@ class PyConstraint(Engine):
         deadline: Deadline | None = None,
         limit: int | None = None,
     ) -> Iterator[tuple[Piece, ...]]:
-        """Every solution (at most ``limit``), lazily, in the solver's order."""
-        from cpqueens.backends.pyconstraint import cells
+        """Every solution (at most ``limit``), lazily, in the solver's order.
 
+        A statement with k pieces per row is searched row by row
+        (:mod:`~cpqueens.backends.pyconstraint.rows`), any other cell by cell.
+        """
+        from cpqueens.backends.pyconstraint import cells, rows
+
+        if rows.fits(problem) and (size is None or size == problem.size):
+            return rows.solutions(problem, deadline, limit)
         return cells.solutions(problem, size, deadline=deadline, limit=limit)
 
     def optimise(
@@ -129,9 +144,9 @@ class PyConstraint(Engine):
 
         return cells.optimise(
             problem,
-            sense,
+            sense,  # type: ignore[arg-type]
             deadline=deadline,
-            progress=progress,  # type: ignore[arg-type]
+            progress=progress,
         )
 
 
