@@ -195,7 +195,7 @@ class Engine:
         deadline: Deadline | None = None,
         limit: int | None = None,
     ) -> Iterator[tuple[Piece, ...]]:
-        """Every solution as (row, col, army) triples (a class's one if ``unique``), ``limit`` at most."""
+        """Every solution as (row, col, army) triples (one per class if ``unique``), lazily."""
         raise NotSupportedError(f"backend {self.NAME!r} does not list cell forms")
 
     def optimise(

@@ -126,7 +126,7 @@ def solutions(
     deadline: Deadline | None = None,
     limit: int | None = None,
 ) -> Iterator[tuple[Piece, ...]]:
-    """Every solution as (row, col, army) triples (a class's one if ``unique``), ``limit`` at most."""
+    """Every solution as (row, col, army) triples (one per class if ``unique``), lazily."""
     if no_room(problem, size):
         return iter(())
     return get(engine).cell_solutions(problem, size, unique=unique, deadline=deadline, limit=limit)

@@ -52,7 +52,7 @@ def to_cpsat(statement: Statement) -> tuple[Any, Any]:
 
 
 def to_cpmpy(statement: Statement) -> tuple[Any, Any]:
-    """A ``cpmpy.Model`` of ``statement`` and its variables (``q``: colours x n, or the cells' x)."""
+    """A ``cpmpy.Model`` of ``statement`` and its variables (``q``, or the cells' ``x``)."""
     problem = column_form(statement)
     if problem is None:
         return cells_to_cpmpy(cell_form(statement))

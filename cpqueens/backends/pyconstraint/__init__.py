@@ -96,7 +96,7 @@ class PyConstraint(Engine):
         deadline: Deadline | None = None,
         limit: int | None = None,
     ) -> int:
-        """The exact number of solutions (at most ``limit``); a time limit raises, naming those seen."""
+        """The exact number of solutions (at most ``limit``); a time limit raises."""
         from cpqueens.errors import IncompleteSearchError
 
         total = 0
