@@ -105,22 +105,23 @@ class View:
         return int((row, col, 0) in self.pieces)
 
 
-def _one_per_line(spec: Spec) -> bool:
-    return spec.colours > 1 or (
-        spec.armies == 1 and spec.per_row == 1 and spec.per_column in (1, None)
-    )
+def _one_per_row(spec: Spec) -> bool:
+    return spec.colours > 1 or (spec.armies == 1 and spec.per_row == 1)
+
+
+def _distinct_columns(spec: Spec) -> bool:
+    """Whether no two pieces of a group share a column: a quota of one, or columns attack."""
+    columns_attack = spec.attack in ("queen", "rook") and spec.independent
+    return spec.colours > 1 or spec.per_column == 1 or columns_attack
 
 
 def _candidates(spec: Spec) -> Iterator[frozenset]:
     """Every placement worth checking: fast enough for boards of about 16 cells."""
     free = spec.free
-    if _one_per_line(spec) and spec.rows == spec.cols:
+    if _one_per_row(spec) and spec.rows == spec.cols:
         n = spec.rows
-        one = [
-            cols
-            for cols in permutations(range(n))
-            if all((r, c) in set(free) for r, c in enumerate(cols))
-        ]
+        rows = permutations(range(n)) if _distinct_columns(spec) else product(range(n), repeat=n)
+        one = [cols for cols in rows if all((r, c) in set(free) for r, c in enumerate(cols))]
         for combo in product(one, repeat=spec.colours):
             yield frozenset((r, c, g) for g, cols in enumerate(combo) for r, c in enumerate(cols))
         return

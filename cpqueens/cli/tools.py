@@ -1,0 +1,88 @@
+"""``cpqueens backends`` and ``cpqueens warm``: the engines installed, the kernels compiled."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import TYPE_CHECKING, Any
+
+import cpqueens
+from cpqueens.backends import distribution, is_installed, known, preference
+
+if TYPE_CHECKING:
+    pass
+
+
+def run_backends(args: argparse.Namespace) -> int:
+    """``cpqueens backends``: every backend, installed or not, with its package's version."""
+    for name in known():
+        dist = distribution(name)
+        if not is_installed(name):
+            status = f"missing    pip install {dist}"
+        else:
+            status = f"installed  {dist} {version(dist)}"
+        order = preference().index(name) + 1 if name in preference() else "-"
+        print(f"{name:<18} {status}  (auto's choice {order})")
+    return 0
+
+
+def version(dist: str) -> str:
+    """The installed version of distribution ``dist`` (cpqueens itself even when not installed)."""
+    if dist == "cpqueens":
+        return cpqueens.__version__
+    from importlib import metadata  # 30 ms of imports (email, zipfile): only for --version
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "(version unknown)"
+
+
+#: One small question per kernel family, each answered by the compiled kernels once numba is
+#: loaded (small questions take plain Python only while it is not): ``cpqueens warm`` asks them.
+WARM_UP: tuple[tuple[str, str], ...] = (
+    ("symmetry classes", "cpqueens.model(12).count()"),
+    ("turn-fixed solutions", "cpqueens.model(16).count(unique=True) and None"),
+    ("hole sums and completions", "cpqueens.model(12, blocked=[(0, 1), (3, 5)]).count()"),
+    ("two colours", "cpqueens.model(8, colours=2).count()"),
+    ("toroidal and knight", "cpqueens.model(8, toroidal=True, knight=True).count()"),
+    ("conditions", "(m := cpqueens.model(12)).where(m.q[0] < m.q[11]).count()"),
+    ("first", "cpqueens.model(12, blocked=[(0, 0)]).first()"),
+    ("exists", "cpqueens.model(12, blocked=[(0, 0)]).exists()"),
+    ("any solution", "cpqueens.model(60, blocked=[(0, 1)]).find()"),
+    ("region puzzles", "cpqueens.Puzzle.generate(8, seed=0)"),
+    ("star battle", "cpqueens.Puzzle.generate(10, 2, seed=0)"),
+    ("cell counts", "cpqueens.cells(5).count(queens=5)"),
+    ("domination", "cpqueens.domination(5, count=True)"),
+    ("peaceable armies", "cpqueens.peaceable(5)"),
+)
+
+
+def run_warm(args: argparse.Namespace) -> int:
+    """``cpqueens warm``: compile (or load) every kernel family once, into the on-disk cache."""
+    start = time.perf_counter()
+    # Loaded kernels are always chosen: small questions then take them, not plain Python.
+    from cpqueens.kernels import bits, conditions, regions  # noqa: F401
+    from cpqueens.kernels.jit import cache_folder
+
+    for name, question in WARM_UP:
+        began = time.perf_counter()
+        eval(question, {"cpqueens": cpqueens})  # fixed text above, never the user's
+        print(f"{name:<26} {time.perf_counter() - began:6.2f} s")
+    folder = cache_folder()
+    where = (
+        "no writable cache folder: kernels compile in every process" if folder is None else folder
+    )
+    print(f"every kernel compiled or loaded in {time.perf_counter() - start:.1f} s; cache: {where}")
+    return 0
+
+
+def add_tools(commands: Any) -> None:
+    """The ``backends`` and ``warm`` commands."""
+    listing = commands.add_parser("backends", help="list the backends and their versions")
+    listing.set_defaults(run=run_backends)
+    warm = commands.add_parser(
+        "warm",
+        help="compile every kernel into the on-disk cache (once, e.g. in a container image)",
+    )
+    warm.set_defaults(run=run_warm)
