@@ -35,6 +35,16 @@ PALETTE: tuple[RGB, ...] = (
     (163, 210, 216),
     (98, 239, 234),
     (255, 147, 243),
+    # for the larger Star Battle boards: each at least 38 from every colour above, and no
+    # darker or lighter copy of any of them
+    (198, 97, 225),
+    (137, 251, 165),
+    (245, 91, 188),
+    (138, 108, 250),
+    (166, 254, 91),
+    (98, 253, 184),
+    (247, 91, 148),
+    (100, 201, 246),
 )
 #: Colours that pair up about 25 apart per channel: the hardest palette to separate.
 CLOSE: tuple[RGB, ...] = (
@@ -232,16 +242,23 @@ def phone_cells(n: int) -> tuple[int, int, int]:
 
 
 def phone(
-    regions: Sequence[Sequence[int]], look: Look | None = None, dark: bool = False, seed: int = 0
+    regions: Sequence[Sequence[int]],
+    look: Look | None = None,
+    dark: bool = False,
+    seed: int = 0,
+    page: RGB | None = None,
 ) -> Image.Image:
-    """A 1080 x 2400 phone screenshot: status bar, title, timer, the board, buttons, text."""
+    """A 1080 x 2400 phone screenshot: status bar, title, timer, the board, buttons, text.
+
+    ``dark`` draws light text on a black page, or on ``page`` (a near-black grey).
+    """
     look = look or Look()
     rng = random.Random(seed)
     n = len(regions)
     width, height = PHONE
-    back = (0, 0, 0) if dark else (255, 255, 255)
+    back = page or ((0, 0, 0) if dark else (255, 255, 255))
     ink = (235, 235, 235) if dark else (30, 30, 30)
-    soft = (60, 60, 60) if dark else (225, 225, 225)
+    soft = tuple(min(255, v + 40) for v in back) if dark else (225, 225, 225)
     look.background = back
     look.cell = phone_cells(n)[2]
     look.thin = max(look.thin, 2)
@@ -320,6 +337,27 @@ def desktop(
     draw.rounded_rectangle([width - 420, 180, width - 40, 600], radius=10, fill=card)
     _text_lines(draw, width - 400, 200, 340, 10, ink, 20, rng)
     return shot
+
+
+def rotated(shot: Image.Image, degrees: float) -> Image.Image:
+    """``shot`` turned ``degrees`` anticlockwise (bicubic), the corners filled with its page."""
+    page = shot.getpixel((0, 0))
+    return shot.rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=page)
+
+
+def together(first: Image.Image, second: Image.Image, across: bool, gap: int = 0) -> Image.Image:
+    """Two pictures in one: ``second`` right of ``first`` (``across``) or below it, on its page."""
+    page = first.getpixel((0, 0))
+    if across:
+        size = (first.width + gap + second.width, max(first.height, second.height))
+        at = (first.width + gap, 0)
+    else:
+        size = (max(first.width, second.width), first.height + gap + second.height)
+        at = (0, first.height + gap)
+    out = Image.new("RGB", size, page)
+    out.paste(first, (0, 0))
+    out.paste(second, at)
+    return out
 
 
 def crop(shot: Image.Image, box: tuple[int, int, int, int]) -> Image.Image:

@@ -223,16 +223,17 @@ def _cells(period: float, phase: float, lo: float, hi: float) -> list[float]:
     return bounds
 
 
-def find(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[Grid]:
-    """The lattices that could be the board, likeliest first, from :func:`ink` of the picture.
+def levels(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[list[Grid]]:
+    """The lattices that could be the board, by level, likeliest first, from :func:`ink`.
 
     Lines are looked for as at least ``LINE_CONTRAST`` darker than their
     surroundings, then fainter (the game's thin lines are a light shade of
     black, fainter still in a scaled JPEG); last, by the board's outline
     (its dark border, or with ``grey`` its bright cells on a dark page) and
-    where the ink falls inside it.
-    Raises ImageReadError, once the lattices found are used up, if there
-    were none.
+    where the ink falls inside it. Each level yields every lattice it found
+    that no earlier level gave (the caller tries the first ``MAX_GRIDS``
+    and looks among all of them for a second board).
+    Raises ImageReadError, once the levels are used up, if no level found any.
     """
     failure: ImageReadError | None = None
     seen: set[Grid] = set()
@@ -242,14 +243,14 @@ def find(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[Grid]
         except ImageReadError as error:
             failure = failure or error
             continue
-        for grid in grids[:MAX_GRIDS]:
-            if grid not in seen:
-                seen.add(grid)
-                yield grid
-    for grid in _by_outline(darkness, grey):
-        if grid not in seen:
-            seen.add(grid)
-            yield grid
+        fresh = [grid for grid in dict.fromkeys(grids) if grid not in seen]
+        seen.update(fresh)
+        if fresh:
+            yield fresh
+    fresh = [grid for grid in dict.fromkeys(_by_outline(darkness, grey)) if grid not in seen]
+    seen.update(fresh)
+    if fresh:
+        yield fresh
     if not seen:
         assert failure is not None
         raise failure
@@ -292,7 +293,7 @@ def _by_outline(darkness: np.ndarray, grey: np.ndarray | None = None) -> list[Gr
         ys = tuple(top + k * (bottom - top) / n for k in range(n + 1))
         found.append((best, Grid(n, xs, ys)))
     found.sort(key=lambda item: -item[0])
-    return [grid for _, grid in found[:MAX_GRIDS]]
+    return [grid for _, grid in found]
 
 
 Box = tuple[float, float, float, float]

@@ -1,0 +1,196 @@
+"""Reading screenshots, family by family: how many are read exactly, refused, or misread (issue 40).
+
+``python benchmarks/bench_screenshots.py [--per 30] [--families a,b]`` renders
+puzzles the project generates with the tests' renderer (tests/screenshots.py)
+in each family of pictures players send, reads each with
+``Puzzle.read_screenshot`` and checks the answer against the drawn truth:
+"exact" (the same regions and star count), "refused" (an ImageReadError) or
+"WRONG" (any other answer, or an answer where only a refusal is right: two
+boards in one picture, a board whose regions are not drawn). It prints one
+Markdown row per family, then the refusals' messages, most frequent first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cpqueens import Puzzle  # noqa: E402
+from cpqueens.errors import ImageReadError  # noqa: E402
+from tests import screenshots as shots  # noqa: E402
+
+CACHE = json.loads((ROOT / "benchmarks" / "puzzles_generated.json").read_text())
+
+
+def cached(key: str, count: int) -> list[Puzzle]:
+    """The first ``count`` puzzles of ``benchmarks/puzzles_generated.json``'s set ``key``."""
+    return [Puzzle.loads(text) for text in list(CACHE[key].values())[:count]]
+
+
+def queens_puzzles(count: int) -> list[Puzzle]:
+    """``count`` one-star puzzles of 5 to 11 cells a side, in turn."""
+    pools = [
+        [Puzzle.generate(5, seed=s)[0] for s in range(count)],
+        [Puzzle.generate(6, seed=s)[0] for s in range(count)],
+        cached("7x7, 1 star(s)", count),
+        cached("8x8, 1 star(s)", count),
+        cached("9x9, 1 star(s)", count),
+        cached("11x11, 1 star(s)", count),
+    ]
+    return [pools[i % len(pools)][i // len(pools)] for i in range(count)]
+
+
+def star_puzzles(stars: int, count: int) -> list[Puzzle]:
+    """``count`` Star Battle puzzles: 8x8 and 10x10 with 2 stars, 14x14 with 3."""
+    if stars == 3:
+        return cached("14x14, 3 star(s)", min(count, 10))
+    eights = [Puzzle.generate(8, 2, seed=s)[0] for s in range(count // 2)]
+    return eights + cached("10x10, 2 star(s)", count - len(eights))
+
+
+Case = tuple[bytes, Puzzle | None]  # the picture, and the puzzle drawn (None: only a refusal)
+
+
+def light(ps: list[Puzzle]) -> Iterator[Case]:
+    for i, p in enumerate(ps):
+        yield shots.png(shots.phone(p.regions, seed=i)), p
+
+
+def dark(ps: list[Puzzle]) -> Iterator[Case]:
+    for i, p in enumerate(ps):
+        yield shots.png(shots.phone(p.regions, dark=True, seed=i)), p
+
+
+def near_black(ps: list[Puzzle]) -> Iterator[Case]:
+    pages = [(18, 18, 18), (24, 26, 30), (32, 32, 36)]
+    for i, p in enumerate(ps):
+        shot = shots.phone(p.regions, dark=True, seed=i, page=pages[i % 3])
+        yield shots.jpeg(shots.scaled(shot, (1, 0.75, 0.5)[i % 3]), 85), p
+
+
+def rotated(ps: list[Puzzle]) -> Iterator[Case]:
+    rng = random.Random(40)
+    for p in ps:
+        angle = rng.choice([0.2, 0.3, 0.5, 0.7, 1.0]) * rng.choice([-1, 1])
+        look = shots.Look(cell=rng.randint(36, 70))
+        yield shots.png(shots.rotated(shots.board(p.regions, look), angle)), p
+
+
+def rotated_phone(ps: list[Puzzle]) -> Iterator[Case]:
+    rng = random.Random(41)
+    for i, p in enumerate(ps):
+        angle = rng.choice([0.2, 0.3, 0.5, 0.7, 1.0]) * rng.choice([-1, 1])
+        shot = shots.phone(p.regions, dark=i % 2 == 1, seed=i)
+        yield shots.png(shots.rotated(shot, angle)), p
+
+
+def two(across: bool) -> Callable[[list[Puzzle]], Iterator[Case]]:
+    def family(ps: list[Puzzle]) -> Iterator[Case]:
+        rng = random.Random(42 + across)
+        for i, p in enumerate(ps):
+            q = ps[(i + 1) % len(ps)]
+            look = shots.Look(cell=rng.randint(36, 60))
+            first = shots.board(p.regions, look)
+            second = shots.board(q.regions, shots.Look(cell=rng.randint(36, 60)))
+            yield shots.png(shots.together(first, second, across, gap=rng.randint(0, 80))), None
+
+    return family
+
+
+def stars(ps: list[Puzzle]) -> Iterator[Case]:
+    for i, p in enumerate(ps):
+        if i % 2:
+            yield shots.png(shots.phone(p.regions, dark=i % 4 == 3, seed=i)), p
+        else:
+            yield shots.png(shots.board(p.regions, shots.Look(cell=44))), p
+
+
+def thin_only(ps: list[Puzzle]) -> Iterator[Case]:
+    """Drawings with thin lines only: coloured cells (read), or all cells alike (refused)."""
+    for i, p in enumerate(ps):
+        if i % 2:
+            yield shots.png(shots.board(p.regions, shots.Look(thick=1, cell=44))), p
+        else:
+            white = shots.Look(thick=1, cell=44, palette=[(255, 255, 255)] * p.n)
+            yield shots.png(shots.board(p.regions, white)), None
+
+
+FAMILIES: dict[str, tuple[str, Callable[[list[Puzzle]], Iterator[Case]]]] = {
+    "light phone": ("queens", light),
+    "dark phone, black page": ("queens", dark),
+    "dark phone, near-black page, JPEG": ("queens", near_black),
+    "board rotated 0.2-1 deg": ("queens", rotated),
+    "phone rotated 0.2-1 deg": ("queens", rotated_phone),
+    "two boards side by side": ("queens", two(True)),
+    "two boards stacked": ("queens", two(False)),
+    "Star Battle 2 stars (8x8, 10x10)": ("stars2", stars),
+    "Star Battle 3 stars (14x14)": ("stars3", stars),
+    "thin lines only": ("queens", thin_only),
+}
+
+
+def judge(data: bytes, truth: Puzzle | None) -> tuple[str, str]:
+    """("exact" | "refused" | "WRONG", the message or what was answered)."""
+    try:
+        got = Puzzle.read_screenshot(data).puzzle
+    except ImageReadError as error:
+        return "refused", str(error)
+    if truth is not None and got == truth:
+        return "exact", ""
+    return "WRONG", f"answered a {got.n}x{got.n} puzzle of {got.stars} star(s)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per", type=int, default=30, help="pictures per family")
+    parser.add_argument("--families", help="a comma-separated subset of the families")
+    args = parser.parse_args()
+    chosen = args.families.split(",") if args.families else list(FAMILIES)
+    sets = {
+        "queens": lambda: queens_puzzles(args.per),
+        "stars2": lambda: star_puzzles(2, args.per),
+        "stars3": lambda: star_puzzles(3, args.per),
+    }
+    made: dict[str, list[Puzzle]] = {}
+    print("| family | pictures | exact | refused | WRONG | seconds per picture |")
+    print("|---|---|---|---|---|---|")
+    messages: dict[str, collections.Counter[str]] = {}
+    for name in chosen:
+        kind, family = FAMILIES[name]
+        if kind not in made:
+            made[kind] = sets[kind]()
+        tally: collections.Counter[str] = collections.Counter()
+        said: collections.Counter[str] = collections.Counter()
+        spent = 0.0
+        for data, truth in family(made[kind]):
+            start = time.perf_counter()
+            verdict, words = judge(data, truth)
+            spent += time.perf_counter() - start
+            tally[verdict] += 1
+            if words:
+                said[f"{verdict}: {words}"] += 1
+        total = sum(tally.values())
+        print(
+            f"| {name} | {total} | {tally['exact']} | {tally['refused']} | {tally['WRONG']} "
+            f"| {spent / max(total, 1):.2f} |",
+            flush=True,
+        )
+        messages[name] = said
+    for name, said in messages.items():
+        if said:
+            print(f"\n{name}:")
+            for words, times in said.most_common(6):
+                print(f"  {times} x {words}")
+
+
+if __name__ == "__main__":
+    main()
