@@ -854,6 +854,13 @@ def add_puzzle_commands(commands: Any) -> None:
             action="store_true",
             help="a screenshot's drawn queens are givens (default: only its regions are read)",
         )
+        parser.add_argument(
+            "--stars",
+            metavar="K",
+            type=int,
+            help="a screenshot's stars per row, column and region "
+            "(default: the one count that gives exactly one solution)",
+        )
 
     def add_file(
         parser: argparse.ArgumentParser, backend: bool = True, queens: bool = True
@@ -933,6 +940,7 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
 
     path = args.file
     shot_queens = getattr(args, "with_queens", False)
+    shot_stars = getattr(args, "stars", None)
     name = "<stdin>" if path == "-" else repr(path)
     try:
         if path == "-":
@@ -945,7 +953,10 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
         if isinstance(data, bytes) and image_kind(data):
             try:
                 shot = Puzzle.read_screenshot(
-                    data, with_queens=shot_queens, time_limit=getattr(args, "time_limit", None)
+                    data,
+                    with_queens=shot_queens,
+                    stars=shot_stars,
+                    time_limit=getattr(args, "time_limit", None),
                 )
             except ImageReadError as error:
                 raise UsageError(f"image {name}: {error}") from None
@@ -969,6 +980,11 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
         raise UsageError(
             f"--with-queens reads a screenshot's queens: {name} is a puzzle file, not an image"
         )
+    if shot_stars is not None:
+        raise UsageError(
+            f"--stars reads a screenshot's star count: {name} is a puzzle file, not an image "
+            "(its 'stars K' line gives the count)"
+        )
     try:
         return Puzzle.loads_all(text), None
     except (ValueError, TypeError) as error:
@@ -982,7 +998,12 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
 
 def read_puzzle(args: argparse.Namespace) -> Any:
     """The one puzzle in ``args.file``: a letter grid, JSON or a screenshot."""
-    found = read_source(args)[0]
+    return read_one(args)[0]
+
+
+def read_one(args: argparse.Namespace) -> tuple[Any, Any]:
+    """(the one puzzle in ``args.file``, its Screenshot or None)."""
+    found, shot = read_source(args)
     if len(found) != 1:
         path = args.file
         name = "<stdin>" if path == "-" else repr(path)
@@ -990,7 +1011,7 @@ def read_puzzle(args: argparse.Namespace) -> Any:
             f"puzzle file {name} holds {len(found)} puzzles (a JSON array, or grids separated "
             "by blank lines): only 'puzzle solve' reads several"
         )
-    return found[0]
+    return found[0], shot
 
 
 def write_output(args: argparse.Namespace, output: str | bytes) -> None:
@@ -1036,7 +1057,10 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
     outputs: list[str] = []
     for index, puzzle in enumerate(puzzles, start=1):
         where = f"puzzle {index}: " if several else ""
-        found = puzzle.solutions(limit=2, backend=args.backend, time_limit=args.time_limit)
+        if shot is not None:  # the reading proved it has exactly this one solution
+            found = list(shot.solutions)
+        else:
+            found = puzzle.solutions(limit=2, backend=args.backend, time_limit=args.time_limit)
         if not found:
             print(f"cpqueens: {where}no solution", file=sys.stderr)
             code = 1
@@ -1066,8 +1090,11 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
 
 def run_puzzle_check(args: argparse.Namespace) -> int:
     """``cpqueens puzzle check``: unique (exit 0) or not (exit 1), with up to two solutions."""
-    puzzle = read_puzzle(args)
-    unique, found = puzzle.check(backend=args.backend, time_limit=args.time_limit)
+    puzzle, shot = read_one(args)
+    if shot is not None:  # the reading proved it has exactly this one solution
+        unique, found = True, list(shot.solutions)
+    else:
+        unique, found = puzzle.check(backend=args.backend, time_limit=args.time_limit)
     if args.format == "json":
         print(json.dumps({"unique": unique, "solutions": [_cells_json(s) for s in found]}))
         return 0 if unique else 1
@@ -1085,7 +1112,11 @@ def run_puzzle_check(args: argparse.Namespace) -> int:
 
 def run_puzzle_count(args: argparse.Namespace) -> int:
     """``cpqueens puzzle count``: the exact number of solutions."""
-    print(read_puzzle(args).count(backend=args.backend, time_limit=args.time_limit))
+    puzzle, shot = read_one(args)
+    if shot is not None:  # the reading proved it has exactly one solution
+        print(len(shot.solutions))
+        return 0
+    print(puzzle.count(backend=args.backend, time_limit=args.time_limit))
     return 0
 
 
@@ -1098,7 +1129,8 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
 
     A puzzle without exactly one solution: its steps, then one line on stderr, exit code 1.
     """
-    explanation = read_puzzle(args).explain(time_limit=args.time_limit)
+    puzzle, shot = read_one(args)
+    explanation = puzzle.explain(time_limit=args.time_limit if shot is None else shot.time_left())
     if args.format == "json":
         print(json.dumps(explanation.to_json()))
     else:
@@ -1111,8 +1143,9 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
 
 def run_puzzle_hint(args: argparse.Namespace) -> int:
     """``cpqueens puzzle hint``: the next deduction for the queens placed so far."""
-    puzzle = read_puzzle(args)
-    step = puzzle.hint(args.queens, crossed=args.crossed, time_limit=args.time_limit)
+    puzzle, shot = read_one(args)
+    seconds = args.time_limit if shot is None else shot.time_left()
+    step = puzzle.hint(args.queens, crossed=args.crossed, time_limit=seconds)
     if args.format == "json":
         print(json.dumps(None if step is None else step.to_json()))
     else:
