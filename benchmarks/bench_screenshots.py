@@ -24,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from PIL import Image  # noqa: E402
+
 from cpqueens import Puzzle  # noqa: E402
 from cpqueens.errors import ImageReadError  # noqa: E402
 from tests import screenshots as shots  # noqa: E402
@@ -124,6 +126,70 @@ def thin_only(ps: list[Puzzle]) -> Iterator[Case]:
             yield shots.png(shots.board(p.regions, white)), None
 
 
+def rotated_shared(ps: list[Puzzle]) -> Iterator[Case]:
+    """Turned 0.2-3 degrees, then scaled and saved as JPEG, as a messenger does."""
+    rng = random.Random(43)
+    for i, p in enumerate(ps):
+        angle = rng.uniform(0.2, 3.0) * rng.choice([-1, 1])
+        if i % 3 == 0:
+            shot = shots.phone(p.regions, dark=i % 2 == 1, seed=i, page=(24, 26, 30))
+        elif i % 3 == 1:
+            shot = shots.desktop(p.regions, dark=i % 2 == 1, seed=i)
+        else:
+            look = shots.Look(
+                cell=rng.randint(30, 70), background=(20, 20, 20) if i % 2 else (255,) * 3
+            )
+            shot = shots.board(p.regions, look)
+        shot = shots.scaled(shots.rotated(shot, angle), rng.choice([0.5, 0.75, 1, 1.5]))
+        yield shots.jpeg(shot, rng.randint(65, 95)), p
+
+
+def cut(ps: list[Puzzle]) -> Iterator[Case]:
+    """Tight crops that cut the edge cells, some to a sliver (then only a refusal is right)."""
+    rng = random.Random(44)
+    for p in ps:
+        look = shots.Look(cell=rng.randint(36, 64))
+        left, top, right, bottom = shots.board_box(p.regions, look)
+        picture = shots.board(p.regions, look)
+        sliver = rng.random() < 0.5
+        cuts = [rng.randint(0, look.cell // 3) for _ in range(4)]
+        if sliver:  # one side cut to less than half a cell: that row or column is not there
+            side = rng.randrange(4)
+            cuts[side] = rng.randint(look.cell * 6 // 10, look.cell * 85 // 100)
+        box = (left + cuts[0], top + cuts[1], right - cuts[2], bottom - cuts[3])
+        yield shots.png(picture.crop(box)), None if sliver else p
+
+
+def two_touching(ps: list[Puzzle]) -> Iterator[Case]:
+    """Two tight crops side by side or stacked, touching (no page between them)."""
+    for i, p in enumerate(ps):
+        q = ps[(i + 3) % len(ps)]
+        look, other = shots.Look(cell=44), shots.Look(cell=44)
+        first = shots.board(p.regions, look).crop(shots.board_box(p.regions, look))
+        second = shots.board(q.regions, other).crop(shots.board_box(q.regions, other))
+        yield shots.png(shots.together(first, second, i % 2 == 0)), None
+
+
+def two_in_a_phone(ps: list[Puzzle]) -> Iterator[Case]:
+    """A phone screenshot with a second, smaller board below (a shared post's preview)."""
+    for i, p in enumerate(ps):
+        q = ps[(i + 1) % len(ps)]
+        shot = shots.phone(p.regions, dark=i % 2 == 1, seed=i)
+        page = shot.getpixel((0, 0))
+        small = shots.board(q.regions, shots.Look(cell=24, background=page))
+        at = (60, shot.height - small.height - 40)
+        clear = Image.new("RGB", (small.width + 40, small.height + 40), page)
+        shot.paste(clear, (at[0] - 20, at[1] - 20))  # laid out in its own space
+        shot.paste(small, at)
+        yield shots.png(shot), None
+
+
+def dark_stars(ps: list[Puzzle]) -> Iterator[Case]:
+    for i, p in enumerate(ps):
+        shot = shots.phone(p.regions, dark=True, seed=i, page=(24, 26, 30))
+        yield shots.jpeg(shots.scaled(shot, 0.75), 85), p
+
+
 FAMILIES: dict[str, tuple[str, Callable[[list[Puzzle]], Iterator[Case]]]] = {
     "light phone": ("queens", light),
     "dark phone, black page": ("queens", dark),
@@ -135,6 +201,11 @@ FAMILIES: dict[str, tuple[str, Callable[[list[Puzzle]], Iterator[Case]]]] = {
     "Star Battle 2 stars (8x8, 10x10)": ("stars2", stars),
     "Star Battle 3 stars (14x14)": ("stars3", stars),
     "thin lines only": ("queens", thin_only),
+    "turned 0.2-3 deg, scaled JPEG, any frame": ("queens", rotated_shared),
+    "tight crops, some cut to a sliver": ("queens", cut),
+    "two tight crops touching": ("queens", two_touching),
+    "phone with a second small board": ("queens", two_in_a_phone),
+    "Star Battle 2 stars, dark phone JPEG": ("stars2", dark_stars),
 }
 
 

@@ -374,10 +374,30 @@ def _lattice_score(profile: np.ndarray, n: int) -> float:
     return float(on - off)
 
 
-def _find(mask: np.ndarray) -> list[Grid]:
-    """The board's lattice in ``mask``, the pixels of dark lines."""
+def elsewhere(darkness: np.ndarray, grid: Grid) -> list[Grid]:
+    """The lattices of other boards in the picture: those found with ``grid``'s board hidden.
+
+    Lines as short as a few of the smallest cells count here (a second
+    board may be a small one), and the board read is blanked first, so that
+    a board touching it is not taken for more of its lines.
+    """
+    mask = darkness >= LINE_CONTRAST
     h, w = mask.shape
-    least = max(24, int(0.12 * min(h, w)))
+    pad = HALF_WINDOW + 1
+    top, bottom = max(round(grid.ys[0]) - pad, 0), min(round(grid.ys[-1]) + pad + 1, h)
+    left, right = max(round(grid.xs[0]) - pad, 0), min(round(grid.xs[-1]) + pad + 1, w)
+    mask[top:bottom, left:right] = False
+    try:
+        return _find(mask, least=round(MIN_N * MIN_PERIOD))
+    except ImageReadError:
+        return []
+
+
+def _find(mask: np.ndarray, least: int | None = None) -> list[Grid]:
+    """The board's lattice in ``mask``, the pixels of dark lines at least ``least`` long."""
+    h, w = mask.shape
+    if least is None:
+        least = max(24, int(0.12 * min(h, w)))
     if mask.mean() > MAX_INK:
         raise ImageReadError(
             "no board found: the picture is dark detail all over (noise?), not a grid of lines"

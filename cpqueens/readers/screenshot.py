@@ -177,7 +177,11 @@ def read(source: Any) -> Reading:
             except ImageReadError as error:
                 first = first or error
                 continue
-            others = [other for other in level if _apart(grid, other)]
+            others = [
+                other
+                for other in [*level, *lattice.elsewhere(view.darkness, grid)]
+                if _apart(grid, other)
+            ]
             if others:
                 raise ImageReadError(_boards([grid, *others], factor), reading)
             return reading
