@@ -87,6 +87,8 @@ class Look:
     line_alpha: float | None = None
     #: a queen's width, as a fraction of the cell
     queen_size: float = 0.55
+    #: the partition the thick lines are drawn for (None: the regions coloured)
+    borders: Sequence[Sequence[int]] | None = None
 
 
 def _tone(colour: RGB, factor: float) -> RGB:
@@ -157,16 +159,17 @@ def board(regions: Sequence[Sequence[int]], look: Look | None = None) -> Image.I
     if look.line_alpha is not None:
         image = Image.composite(Image.new("RGB", image.size, 0), image, faint)
         draw = ImageDraw.Draw(image)
+    drawn = look.borders or regions
     for r in range(n):  # thick borders between regions
         for c in range(n):
             x, y = margin + c * cell, margin + r * cell
-            if c + 1 < n and regions[r][c] != regions[r][c + 1]:
+            if c + 1 < n and drawn[r][c] != drawn[r][c + 1]:
                 at = x + cell
                 draw.rectangle(
                     [at - thick // 2, y - thick // 2, at + thick // 2, y + cell + thick // 2],
                     fill=BORDER,
                 )
-            if r + 1 < n and regions[r][c] != regions[r + 1][c]:
+            if r + 1 < n and drawn[r][c] != drawn[r + 1][c]:
                 at = y + cell
                 draw.rectangle(
                     [x - thick // 2, at - thick // 2, x + cell + thick // 2, at + thick // 2],

@@ -55,9 +55,13 @@ def _sharpness(at: np.ndarray, along: np.ndarray, slopes: np.ndarray) -> np.ndar
     if len(at) == 0:
         return out
     for i, s in enumerate(slopes.tolist()):
-        where = np.round(at + s * along).astype(np.int64)
+        where = at + s * along
         where -= where.min()
-        counts = np.bincount(where).astype(np.float64)
+        low = np.floor(where)
+        share = where - low  # each piece shared between its two nearest positions
+        low_i = low.astype(np.int64)
+        counts = np.bincount(low_i, weights=1 - share, minlength=int(low_i.max()) + 2)
+        counts += np.bincount(low_i + 1, weights=share, minlength=len(counts))
         out[i] = float((counts**2).sum())
     return out
 
