@@ -1014,6 +1014,11 @@ def read_one(args: argparse.Namespace) -> tuple[Any, Any]:
     return found[0], shot
 
 
+def left(args: argparse.Namespace, shot: Any) -> float | None:
+    """The seconds left of ``--time-limit``: a screenshot's reading ran on the same clock."""
+    return args.time_limit if shot is None else shot.time_left()
+
+
 def write_output(args: argparse.Namespace, output: str | bytes) -> None:
     """``output`` to ``args.out`` if given, else to stdout (text with a newline)."""
     if isinstance(output, str):
@@ -1057,10 +1062,10 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
     outputs: list[str] = []
     for index, puzzle in enumerate(puzzles, start=1):
         where = f"puzzle {index}: " if several else ""
-        if shot is not None:  # the reading proved it has exactly this one solution
+        if shot is not None and args.backend == "auto":  # the reading's check found it
             found = list(shot.solutions)
         else:
-            found = puzzle.solutions(limit=2, backend=args.backend, time_limit=args.time_limit)
+            found = puzzle.solutions(limit=2, backend=args.backend, time_limit=left(args, shot))
         if not found:
             print(f"cpqueens: {where}no solution", file=sys.stderr)
             code = 1
@@ -1091,10 +1096,10 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
 def run_puzzle_check(args: argparse.Namespace) -> int:
     """``cpqueens puzzle check``: unique (exit 0) or not (exit 1), with up to two solutions."""
     puzzle, shot = read_one(args)
-    if shot is not None:  # the reading proved it has exactly this one solution
+    if shot is not None and args.backend == "auto":  # the reading's check proved it
         unique, found = True, list(shot.solutions)
     else:
-        unique, found = puzzle.check(backend=args.backend, time_limit=args.time_limit)
+        unique, found = puzzle.check(backend=args.backend, time_limit=left(args, shot))
     if args.format == "json":
         print(json.dumps({"unique": unique, "solutions": [_cells_json(s) for s in found]}))
         return 0 if unique else 1
@@ -1113,10 +1118,10 @@ def run_puzzle_check(args: argparse.Namespace) -> int:
 def run_puzzle_count(args: argparse.Namespace) -> int:
     """``cpqueens puzzle count``: the exact number of solutions."""
     puzzle, shot = read_one(args)
-    if shot is not None:  # the reading proved it has exactly one solution
+    if shot is not None and args.backend == "auto":  # the reading's check proved it
         print(len(shot.solutions))
         return 0
-    print(puzzle.count(backend=args.backend, time_limit=args.time_limit))
+    print(puzzle.count(backend=args.backend, time_limit=left(args, shot)))
     return 0
 
 
@@ -1130,7 +1135,7 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
     A puzzle without exactly one solution: its steps, then one line on stderr, exit code 1.
     """
     puzzle, shot = read_one(args)
-    explanation = puzzle.explain(time_limit=args.time_limit if shot is None else shot.time_left())
+    explanation = puzzle.explain(time_limit=left(args, shot))
     if args.format == "json":
         print(json.dumps(explanation.to_json()))
     else:
@@ -1144,8 +1149,7 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
 def run_puzzle_hint(args: argparse.Namespace) -> int:
     """``cpqueens puzzle hint``: the next deduction for the queens placed so far."""
     puzzle, shot = read_one(args)
-    seconds = args.time_limit if shot is None else shot.time_left()
-    step = puzzle.hint(args.queens, crossed=args.crossed, time_limit=seconds)
+    step = puzzle.hint(args.queens, crossed=args.crossed, time_limit=left(args, shot))
     if args.format == "json":
         print(json.dumps(None if step is None else step.to_json()))
     else:

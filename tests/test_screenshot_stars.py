@@ -138,6 +138,10 @@ def test_the_command_line_solves_a_screenshot_once(tmp_path, monkeypatch, capsys
     searches.clear()
     assert cli.main(["puzzle", "solve", shot]) == 0
     assert searches == [1, 2, 3, 4]  # every star count that fits 8 cells, each once
+    searches.clear()
+    assert cli.main(["puzzle", "solve", shot, "--stars", "2", "--backend", "bitmask"]) == 0
+    assert searches == [2, 2]  # an engine named is asked too, on the same clock
+    capsys.readouterr()
 
 
 def cpqueens(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
