@@ -79,6 +79,24 @@ def near_black(ps: list[Puzzle]) -> Iterator[Case]:
         yield shots.jpeg(shots.scaled(shot, (1, 0.75, 0.5)[i % 3]), 85), p
 
 
+def dense(dark_page: bool) -> Callable[[list[Puzzle]], Iterator[Case]]:
+    """Phones whose screen below the board is full of small text (light on dark, or dark)."""
+
+    def family(ps: list[Puzzle]) -> Iterator[Case]:
+        for i, p in enumerate(ps):
+            size = (22, 28, 34)[i % 3]
+            shot = shots.phone(
+                p.regions,
+                dark=dark_page,
+                seed=i,
+                page=(20, 20, 22) if dark_page else None,
+                text=(size, 1.3),
+            )
+            yield shots.jpeg(shot, 85), p
+
+    return family
+
+
 def rotated(ps: list[Puzzle]) -> Iterator[Case]:
     rng = random.Random(40)
     for p in ps:
@@ -192,8 +210,10 @@ def dark_stars(ps: list[Puzzle]) -> Iterator[Case]:
 
 FAMILIES: dict[str, tuple[str, Callable[[list[Puzzle]], Iterator[Case]]]] = {
     "light phone": ("queens", light),
-    "dark phone, black page": ("queens", dark),
-    "dark phone, near-black page, JPEG": ("queens", near_black),
+    "dark phone on a black page": ("queens", dark),
+    "dark phone on a near-black page, JPEG": ("queens", near_black),
+    "light phone full of small text, JPEG": ("queens", dense(False)),
+    "dark phone full of small text, JPEG": ("queens", dense(True)),
     "board rotated 0.2-1 deg": ("queens", rotated),
     "phone rotated 0.2-1 deg": ("queens", rotated_phone),
     "two boards side by side": ("queens", two(True)),
@@ -201,11 +221,11 @@ FAMILIES: dict[str, tuple[str, Callable[[list[Puzzle]], Iterator[Case]]]] = {
     "Star Battle 2 stars (8x8, 10x10)": ("stars2", stars),
     "Star Battle 3 stars (14x14)": ("stars3", stars),
     "thin lines only": ("queens", thin_only),
-    "turned 0.2-3 deg, scaled JPEG, any frame": ("queens", rotated_shared),
+    "turned 0.2-3 deg then scaled JPEG, any frame": ("queens", rotated_shared),
     "tight crops, some cut to a sliver": ("queens", cut),
     "two tight crops touching": ("queens", two_touching),
     "phone with a second small board": ("queens", two_in_a_phone),
-    "Star Battle 2 stars, dark phone JPEG": ("stars2", dark_stars),
+    "Star Battle 2 stars on a dark phone, JPEG": ("stars2", dark_stars),
 }
 
 
@@ -223,9 +243,9 @@ def judge(data: bytes, truth: Puzzle | None) -> tuple[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per", type=int, default=30, help="pictures per family")
-    parser.add_argument("--families", help="a comma-separated subset of the families")
+    parser.add_argument("--families", help="a subset of the families, separated by ';'")
     args = parser.parse_args()
-    chosen = args.families.split(",") if args.families else list(FAMILIES)
+    chosen = args.families.split(";") if args.families else list(FAMILIES)
     sets = {
         "queens": lambda: queens_puzzles(args.per),
         "stars2": lambda: star_puzzles(2, args.per),

@@ -215,6 +215,7 @@ def _text_lines(
     ink: RGB,
     size: int,
     rng: random.Random,
+    spacing: float = 1.5,
 ) -> int:
     words = (
         "Queens crown each row column and colour region once no two touch diagonally solve "
@@ -229,7 +230,7 @@ def _text_lines(
                 break
             text.append(word)
         draw.text((x, y), " ".join(text), fill=ink, font=_font(size))
-        y += int(size * 1.5)
+        y += int(size * spacing)
     return y
 
 
@@ -250,10 +251,13 @@ def phone(
     dark: bool = False,
     seed: int = 0,
     page: RGB | None = None,
+    text: tuple[int, float] | None = None,
 ) -> Image.Image:
     """A 1080 x 2400 phone screenshot: status bar, title, timer, the board, buttons, text.
 
     ``dark`` draws light text on a black page, or on ``page`` (a near-black grey).
+    ``text`` (a font size, and the line spacing as a multiple of it) fills the
+    screen below the buttons with paragraphs; by default, six lines of 40 pixels.
     """
     look = look or Look()
     rng = random.Random(seed)
@@ -288,7 +292,12 @@ def phone(
         x = 80 + i * 480
         draw.rounded_rectangle([x, y, x + 440, y + 110], radius=55, outline=ink, width=4)
         draw.text((x + 160, y + 30), label, fill=ink, font=_font(48))
-    _text_lines(draw, 60, y + 180, width - 120, 6, ink, 40, rng)
+    if text is None:
+        _text_lines(draw, 60, y + 180, width - 120, 6, ink, 40, rng)
+    else:
+        size, spacing = text
+        lines = max(0, (height - 40 - (y + 180)) // int(size * spacing))
+        _text_lines(draw, 60, y + 180, width - 120, lines, ink, size, rng, spacing)
     return shot
 
 

@@ -190,6 +190,18 @@ def test_a_dark_phone_page_reads_as_a_light_one(page):
         assert_reads(shots.jpeg(shots.scaled(picture, 0.5), 85), p)
 
 
+@pytest.mark.parametrize("size", [22, 28])
+def test_a_dark_page_full_of_small_light_text_reads_as_a_light_one(size):
+    # the gaps between lines of light text on a near-black page were long dark lines, and
+    # their lattices crowded out the board: "no board found" (issue 40: 25-27 of 30 read)
+    p = puzzle(6, 0)
+    for dark in (False, True):
+        shot = shots.phone(
+            p.regions, fast(), dark=dark, page=(20, 20, 22) if dark else None, text=(size, 1.3)
+        )
+        assert_reads(shots.jpeg(shot, 85), p)
+
+
 # -- messages ---------------------------------------------------------------------------------
 
 

@@ -40,6 +40,8 @@ BRIGHT = 100
 MAX_GRIDS = 3
 #: Half the window of the top-hat: lines up to about twice this wide are found.
 HALF_WINDOW = 5
+#: Half the window of the opening that takes away bright specks (text strokes) first.
+SPECK = 2
 #: The board sizes read.
 MIN_N, MAX_N = 4, 20
 #: The fewest pixels a cell may span.
@@ -98,11 +100,17 @@ def ink(grey: np.ndarray, half: int = HALF_WINDOW) -> np.ndarray:
 
     The closing (a running maximum, then minimum, over a square window)
     minus the picture: thin dark structures (lines, text, marks) keep their
-    darkness, broad areas (cells, a dark page) become 0.
+    darkness, broad areas (cells, a dark page) become 0. Bright specks
+    thinner than ``SPECK`` pixels (the strokes of light text on a dark
+    page) are first taken away (an opening): otherwise the dark gaps between
+    lines of such text would be long dark lines, and lattices of them
+    crowded out the board.
     """
-    dilated = _running(_running(grey, half, 0, np.maximum), half, 1, np.maximum)
+    eroded = _running(_running(grey, SPECK, 0, np.minimum), SPECK, 1, np.minimum)
+    opened = _running(_running(eroded, SPECK, 0, np.maximum), SPECK, 1, np.maximum)
+    dilated = _running(_running(opened, half, 0, np.maximum), half, 1, np.maximum)
     closed = _running(_running(dilated, half, 0, np.minimum), half, 1, np.minimum)
-    return closed - grey
+    return closed - opened
 
 
 def _close_gaps(mask: np.ndarray) -> np.ndarray:

@@ -26,6 +26,8 @@ from cpqueens.errors import ImageReadError
 Cell = tuple[int, int]
 Regions = tuple[tuple[int, ...], ...]
 
+#: A lattice apart from the board read is a second board when this share of its cells is plain.
+PLAIN_BOARD = 0.6
 #: A picture larger than this many pixels is shrunk by a whole factor before it is read.
 WORKING_PIXELS = 2_200_000
 
@@ -147,7 +149,7 @@ def read(source: Any) -> Reading:
     import numpy as np
     from PIL import Image
 
-    from cpqueens.readers import images, lattice, skew
+    from cpqueens.readers import colours, images, lattice, skew
 
     image = images.load(source)
     width, height = image.size
@@ -180,7 +182,7 @@ def read(source: Any) -> Reading:
             others = [
                 other
                 for other in [*level, *lattice.elsewhere(view.darkness, grid)]
-                if _apart(grid, other)
+                if _apart(grid, other) and colours.plain(view.rgb, other) >= PLAIN_BOARD
             ]
             if others:
                 raise ImageReadError(_boards([grid, *others], factor), reading)

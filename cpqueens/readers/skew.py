@@ -20,6 +20,8 @@ import numpy as np
 MAX_ANGLE = 3.0
 #: A turn smaller than this (degrees) leaves the lines straight: the picture is read as it is.
 STRAIGHT = 0.05
+#: The steps (degrees) of the first search; the second is to a hundredth of a degree around.
+COARSE = 0.1
 #: The shortest run of dark pixels that counts as a piece of a line, in pixels.
 LEAST_RUN = 16
 #: Runs are weighed in pieces this long (pixels): a long line by its length.
@@ -72,7 +74,7 @@ def angle(darkness: np.ndarray, contrast: int) -> float:
     ``darkness`` is the top-hat of the picture (:func:`cpqueens.readers.lattice.ink`)
     and pixels at least ``contrast`` darker than their surroundings are lines.
     The angle is searched between -``MAX_ANGLE`` and ``MAX_ANGLE`` degrees, in
-    steps of 0.05 degrees, then to a hundredth of a degree around the best.
+    steps of ``COARSE`` degrees, then to a hundredth of a degree around the best.
     """
     mask = darkness >= contrast
     rows, xs = _pieces(mask)  # pieces of horizontal lines: y = rows, x = xs
@@ -81,17 +83,19 @@ def angle(darkness: np.ndarray, contrast: int) -> float:
         return 0.0
     rows_f, cols_f = rows.astype(np.float64), cols.astype(np.float64)
 
-    def score(degrees: np.ndarray) -> np.ndarray:
+    def score(degrees: np.ndarray, every: int = 1) -> np.ndarray:
         slopes = np.tan(np.radians(degrees))
         # turned anticlockwise by a, a horizontal line is y = y0 - x tan a and a vertical
         # one x = x0 + y tan a: y + x tan a and x - y tan a are constant along them
-        return _sharpness(rows_f, xs, slopes) + _sharpness(cols_f, ys, -slopes)
+        return _sharpness(rows_f[::every], xs[::every], slopes) + _sharpness(
+            cols_f[::every], ys[::every], -slopes
+        )
 
-    coarse = np.arange(-MAX_ANGLE, MAX_ANGLE + 1e-9, 0.05)
-    scores = score(coarse)
+    coarse = np.arange(-MAX_ANGLE, MAX_ANGLE + 1e-9, COARSE)  # every other piece will do
+    scores = score(coarse, every=2)
     best = float(coarse[int(np.argmax(scores))])
     if scores.max() <= scores[len(coarse) // 2] * 1.0001:  # straight is as good as any
         return 0.0
-    fine = np.arange(best - 0.05, best + 0.05 + 1e-9, 0.01)
+    fine = np.arange(best - COARSE, best + COARSE + 1e-9, 0.01)
     found = float(fine[int(np.argmax(score(fine)))])
     return found if abs(found) >= STRAIGHT else 0.0
