@@ -168,6 +168,23 @@ def test_two_boards_in_one_picture_are_refused_naming_both(across):
         assert n == m and all(abs(a - b) <= 3 for a, b in zip(box, seen, strict=True)), told
 
 
+@pytest.mark.parametrize("across", [True, False], ids=["side by side", "stacked"])
+def test_two_tight_crops_touching_are_refused_naming_both(across):
+    first, second = puzzle(6, 0), puzzle(5, 1)
+    crops = [
+        shots.board(p.regions, look).crop(shots.board_box(p.regions, look))
+        for p, look in ((first, shots.Look(cell=44)), (second, shots.Look(cell=40)))
+    ]
+    with pytest.raises(ImageReadError) as caught:
+        Puzzle.from_image(shots.png(shots.together(*crops, across)))
+    found = TWO.fullmatch(str(caught.value))
+    assert found and (found[2], found[7]) == ("6", "5"), str(caught.value)
+    edge = 6 * 44  # where the second board starts
+    assert abs(int(found[8] if across else found[10]) - edge) <= 2, str(caught.value)
+    # (with cells of one size, the two boards' lines join into lines across both, and the
+    # picture is refused as "no board found": not named, but not read either)
+
+
 def test_a_phone_with_a_second_small_board_is_refused():
     p, q = puzzle(7, 0), puzzle(5, 0)
     shot = shots.phone(p.regions, fast(), dark=True)

@@ -149,7 +149,7 @@ def read(source: Any) -> Reading:
     import numpy as np
     from PIL import Image
 
-    from cpqueens.readers import colours, images, lattice, skew
+    from cpqueens.readers import images, lattice, skew
 
     image = images.load(source)
     width, height = image.size
@@ -178,17 +178,37 @@ def read(source: Any) -> Reading:
                 reading = _read_grid(grid, view, factor, image, turn)
             except ImageReadError as error:
                 first = first or error
+                if isinstance(
+                    error, NotWholeBoardError
+                ):  # the board goes on: is it a second board?
+                    _one_board(view, grid, level, factor, error.reading)
                 continue
-            others = [
-                other
-                for other in [*level, *lattice.elsewhere(view.darkness, grid)]
-                if _apart(grid, other) and colours.plain(view.rgb, other) >= PLAIN_BOARD
-            ]
-            if others:
-                raise ImageReadError(_boards([grid, *others], factor), reading)
+            _one_board(view, grid, level, factor, reading)
             return reading
     assert first is not None
     raise first
+
+
+class NotWholeBoardError(ImageReadError):
+    """The grid found is not the whole board: its lines or its cells go on past an edge."""
+
+
+def _one_board(view: _View, grid: Any, level: list[Any], factor: int, reading: Any) -> None:
+    """Raise ImageReadError naming the boards if the picture holds another apart from ``grid``.
+
+    Another is a lattice of the same level, or one found with this board
+    blanked out, that lies apart from it and whose cells are mostly plain.
+    """
+    from cpqueens.readers import colours, lattice
+
+    others = [
+        other
+        for other in [*level, *lattice.elsewhere(view.darkness, grid)]
+        if _apart(grid, other) and colours.plain(view.rgb, other) >= PLAIN_BOARD
+    ]
+    if others:
+        h, w = view.grey.shape
+        raise ImageReadError(_boards([grid, *others], factor, (w * factor, h * factor)), reading)
 
 
 @dataclass(frozen=True)
@@ -227,7 +247,7 @@ def _apart(grid: Any, other: Any) -> bool:
     return shared < 0.1 * min(areas)
 
 
-def _boards(grids: list[Any], factor: int) -> str:
+def _boards(grids: list[Any], factor: int, size: tuple[int, int]) -> str:
     """The refusal of a picture holding several boards, each named by its size and place."""
     chosen: list[Any] = []
     for grid in grids:  # one lattice per board: the likeliest
@@ -243,9 +263,13 @@ def _boards(grids: list[Any], factor: int) -> str:
     )
     if placed == "side by side":
         chosen.sort(key=lambda g: g.xs[0])
+
+    def at(v: float, most: int) -> int:
+        return min(max(round(v * factor), 0), most)
+
     names = [
-        f"a {g.n}x{g.n} grid at x {g.xs[0] * factor:.0f}-{g.xs[-1] * factor:.0f}, "
-        f"y {g.ys[0] * factor:.0f}-{g.ys[-1] * factor:.0f}"
+        f"a {g.n}x{g.n} grid at x {at(g.xs[0], size[0])}-{at(g.xs[-1], size[0])}, "
+        f"y {at(g.ys[0], size[1])}-{at(g.ys[-1], size[1])}"
         for g in chosen
     ]
     words = {2: "two", 3: "three"}.get(len(chosen), str(len(chosen)))
@@ -283,7 +307,7 @@ def _read_grid(grid: Any, view: _View, factor: int, image: Any, turn: Turn | Non
     )
     beyond = edges.runs_on(view.darkness, view.rgb, grid, colours)
     if beyond is not None:
-        raise ImageReadError(
+        raise NotWholeBoardError(
             f"found a {n}x{n} grid but {beyond}: the grid is not the whole board", reading
         )
     if not found.options:
