@@ -254,6 +254,13 @@ def test_a_drawing_with_thin_lines_only_says_nothing_marks_the_regions():
         "found a 7x7 grid but its cells are all one colour and no line is thicker than "
         "another: nothing marks the regions (coloured cells or thick borders between regions)"
     )
+    bordered = shots.Look(palette=[(255, 255, 255)] * 7)  # regions drawn by thick lines only
+    with pytest.raises(ImageReadError) as caught:
+        Puzzle.from_image(shots.png(shots.board(p.regions, bordered)))
+    assert str(caught.value) == (
+        "found a 7x7 grid but its cells are all one colour: the regions are drawn by their "
+        "borders only, and only coloured regions are read"
+    )
 
 
 # -- exact or refused: a sweep --------------------------------------------------------------

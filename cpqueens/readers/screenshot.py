@@ -178,9 +178,7 @@ def read(source: Any) -> Reading:
                 reading = _read_grid(grid, view, factor, image, turn)
             except ImageReadError as error:
                 first = first or error
-                if isinstance(
-                    error, NotWholeBoardError
-                ):  # the board goes on: is it a second board?
+                if isinstance(error, NotWholeBoardError):  # is what goes on a second board?
                     _one_board(view, grid, level, factor, error.reading)
                 continue
             _one_board(view, grid, level, factor, reading)
@@ -221,6 +219,7 @@ class _View:
 
     @classmethod
     def of(cls, picture: Any) -> _View:
+        """The view of an RGB PIL image."""
         import numpy as np
 
         from cpqueens.readers import lattice
