@@ -35,6 +35,16 @@ PALETTE: tuple[RGB, ...] = (
     (163, 210, 216),
     (98, 239, 234),
     (255, 147, 243),
+    # for the larger Star Battle boards: each at least 38 from every colour above, and no
+    # darker or lighter copy of any of them
+    (198, 97, 225),
+    (137, 251, 165),
+    (245, 91, 188),
+    (138, 108, 250),
+    (166, 254, 91),
+    (98, 253, 184),
+    (247, 91, 148),
+    (100, 201, 246),
 )
 #: Colours that pair up about 25 apart per channel: the hardest palette to separate.
 CLOSE: tuple[RGB, ...] = (
@@ -77,6 +87,8 @@ class Look:
     line_alpha: float | None = None
     #: a queen's width, as a fraction of the cell
     queen_size: float = 0.55
+    #: the partition the thick lines are drawn for (None: the regions coloured)
+    borders: Sequence[Sequence[int]] | None = None
 
 
 def _tone(colour: RGB, factor: float) -> RGB:
@@ -147,16 +159,17 @@ def board(regions: Sequence[Sequence[int]], look: Look | None = None) -> Image.I
     if look.line_alpha is not None:
         image = Image.composite(Image.new("RGB", image.size, 0), image, faint)
         draw = ImageDraw.Draw(image)
+    drawn = look.borders or regions
     for r in range(n):  # thick borders between regions
         for c in range(n):
             x, y = margin + c * cell, margin + r * cell
-            if c + 1 < n and regions[r][c] != regions[r][c + 1]:
+            if c + 1 < n and drawn[r][c] != drawn[r][c + 1]:
                 at = x + cell
                 draw.rectangle(
                     [at - thick // 2, y - thick // 2, at + thick // 2, y + cell + thick // 2],
                     fill=BORDER,
                 )
-            if r + 1 < n and regions[r][c] != regions[r + 1][c]:
+            if r + 1 < n and drawn[r][c] != drawn[r + 1][c]:
                 at = y + cell
                 draw.rectangle(
                     [x - thick // 2, at - thick // 2, x + cell + thick // 2, at + thick // 2],
@@ -202,6 +215,7 @@ def _text_lines(
     ink: RGB,
     size: int,
     rng: random.Random,
+    spacing: float = 1.5,
 ) -> int:
     words = (
         "Queens crown each row column and colour region once no two touch diagonally solve "
@@ -216,7 +230,7 @@ def _text_lines(
                 break
             text.append(word)
         draw.text((x, y), " ".join(text), fill=ink, font=_font(size))
-        y += int(size * 1.5)
+        y += int(size * spacing)
     return y
 
 
@@ -232,16 +246,26 @@ def phone_cells(n: int) -> tuple[int, int, int]:
 
 
 def phone(
-    regions: Sequence[Sequence[int]], look: Look | None = None, dark: bool = False, seed: int = 0
+    regions: Sequence[Sequence[int]],
+    look: Look | None = None,
+    dark: bool = False,
+    seed: int = 0,
+    page: RGB | None = None,
+    text: tuple[int, float] | None = None,
 ) -> Image.Image:
-    """A 1080 x 2400 phone screenshot: status bar, title, timer, the board, buttons, text."""
+    """A 1080 x 2400 phone screenshot: status bar, title, timer, the board, buttons, text.
+
+    ``dark`` draws light text on a black page, or on ``page`` (a near-black grey).
+    ``text`` (a font size, and the line spacing as a multiple of it) fills the
+    screen below the buttons with paragraphs; by default, six lines of 40 pixels.
+    """
     look = look or Look()
     rng = random.Random(seed)
     n = len(regions)
     width, height = PHONE
-    back = (0, 0, 0) if dark else (255, 255, 255)
+    back = page or ((0, 0, 0) if dark else (255, 255, 255))
     ink = (235, 235, 235) if dark else (30, 30, 30)
-    soft = (60, 60, 60) if dark else (225, 225, 225)
+    soft = tuple(min(255, v + 40) for v in back) if dark else (225, 225, 225)
     look.background = back
     look.cell = phone_cells(n)[2]
     look.thin = max(look.thin, 2)
@@ -268,7 +292,12 @@ def phone(
         x = 80 + i * 480
         draw.rounded_rectangle([x, y, x + 440, y + 110], radius=55, outline=ink, width=4)
         draw.text((x + 160, y + 30), label, fill=ink, font=_font(48))
-    _text_lines(draw, 60, y + 180, width - 120, 6, ink, 40, rng)
+    if text is None:
+        _text_lines(draw, 60, y + 180, width - 120, 6, ink, 40, rng)
+    else:
+        size, spacing = text
+        lines = max(0, (height - 40 - (y + 180)) // int(size * spacing))
+        _text_lines(draw, 60, y + 180, width - 120, lines, ink, size, rng, spacing)
     return shot
 
 
@@ -320,6 +349,27 @@ def desktop(
     draw.rounded_rectangle([width - 420, 180, width - 40, 600], radius=10, fill=card)
     _text_lines(draw, width - 400, 200, 340, 10, ink, 20, rng)
     return shot
+
+
+def rotated(shot: Image.Image, degrees: float) -> Image.Image:
+    """``shot`` turned ``degrees`` anticlockwise (bicubic), the corners filled with its page."""
+    page = shot.getpixel((0, 0))
+    return shot.rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=page)
+
+
+def together(first: Image.Image, second: Image.Image, across: bool, gap: int = 0) -> Image.Image:
+    """Two pictures in one: ``second`` right of ``first`` (``across``) or below it, on its page."""
+    page = first.getpixel((0, 0))
+    if across:
+        size = (first.width + gap + second.width, max(first.height, second.height))
+        at = (first.width + gap, 0)
+    else:
+        size = (max(first.width, second.width), first.height + gap + second.height)
+        at = (0, first.height + gap)
+    out = Image.new("RGB", size, page)
+    out.paste(first, (0, 0))
+    out.paste(second, at)
+    return out
 
 
 def crop(shot: Image.Image, box: tuple[int, int, int, int]) -> Image.Image:

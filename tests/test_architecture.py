@@ -91,6 +91,7 @@ def test_the_package_root_holds_at_most_eight_modules_besides_its_subpackages():
     layers = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
     assert layers == [
         "backends",
+        "cli",
         "drawing",
         "execution",
         "expressions",

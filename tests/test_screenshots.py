@@ -313,11 +313,21 @@ def test_the_region_borders_tell_a_darkened_cell_from_its_neighbour(offset):
 
 def test_a_grid_whose_reading_has_two_solutions_is_refused():
     rows = Puzzle(6, [[r] * 6 for r in range(6)])  # rows as regions: many solutions
-    with pytest.raises(
-        ImageReadError,
-        match="6x6 grid with 6 colour groups but the puzzle read has more than one solution",
-    ):
-        read(shots.png(shots.board(rows.regions)))
+    data = shots.png(shots.board(rows.regions))
+    with pytest.raises(ImageReadError) as caught:
+        read(data, stars=1)
+    assert str(caught.value) == (
+        "found a 6x6 grid with 6 colour groups but the puzzle read has more than one solution"
+    )
+    assert rows.count(limit=2) == 2 and all(
+        Puzzle(6, rows.regions, stars=k).count() == 0 for k in (2, 3)
+    )
+    with pytest.raises(ImageReadError) as caught:
+        read(data)  # every star count that fits a 6x6 grid is tried
+    assert str(caught.value) == (
+        "found a 6x6 grid with 6 colour groups but no star count gives exactly one solution "
+        "(1 star: more than one solution; 2-3 stars: no solution)"
+    )
 
 
 def test_queens_drawn_where_no_solution_has_them():
@@ -325,8 +335,12 @@ def test_queens_drawn_where_no_solution_has_them():
     wrong = next((r, c) for r in range(7) for c in range(7) if (r, c) not in p.solve())
     data = shots.png(shots.board(p.regions, shots.Look(queens=[wrong])))
     assert_reads(data, p)
-    with pytest.raises(ImageReadError, match="no solution with the queens drawn at r"):
-        read(data, with_queens=True)
+    with pytest.raises(ImageReadError) as caught:
+        read(data, with_queens=True, stars=1)
+    assert str(caught.value) == (
+        "found a 7x7 grid with 7 colour groups but the puzzle read has no solution with the "
+        f"queens drawn at ({wrong[0]}, {wrong[1]})"
+    )
 
 
 # -- the command line, as a player runs it --------------------------------------------------

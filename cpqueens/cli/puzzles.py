@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 from cpqueens.cli.reader import (
     UsageError,
+    left,
     read_answer,
+    read_one,
     read_puzzle,
     read_source,
     write_output,
@@ -85,6 +87,13 @@ def add_puzzle_commands(commands: Any) -> None:
             "--with-queens",
             action="store_true",
             help="a screenshot's drawn queens are givens (default: only its regions are read)",
+        )
+        parser.add_argument(
+            "--stars",
+            metavar="K",
+            type=int,
+            help="a screenshot's stars per row, column and region "
+            "(default: the one count that gives exactly one solution)",
         )
 
     def add_file(
@@ -176,7 +185,10 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
     outputs: list[str] = []
     for index, puzzle in enumerate(puzzles, start=1):
         where = f"puzzle {index}: " if several else ""
-        found = puzzle.solutions(limit=2, backend=args.backend, time_limit=args.time_limit)
+        if shot is not None and args.backend == "auto":  # the reading's check found it
+            found = list(shot.solutions)
+        else:
+            found = puzzle.solutions(args.backend, 2, time_limit=left(args, shot))
         if not found:
             print(f"cpqueens: {where}no solution", file=sys.stderr)
             code = 1
@@ -206,8 +218,11 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
 
 def run_puzzle_check(args: argparse.Namespace) -> int:
     """``cpqueens puzzle check``: unique (exit 0) or not (exit 1), with up to two solutions."""
-    puzzle = read_puzzle(args)
-    unique, found = puzzle.check(backend=args.backend, time_limit=args.time_limit)
+    puzzle, shot = read_one(args)
+    if shot is not None and args.backend == "auto":  # the reading's check proved it
+        unique, found = True, list(shot.solutions)
+    else:
+        unique, found = puzzle.check(args.backend, time_limit=left(args, shot))
     if args.format == "json":
         print(json.dumps({"unique": unique, "solutions": [_cells_json(s) for s in found]}))
         return 0 if unique else 1
@@ -225,7 +240,11 @@ def run_puzzle_check(args: argparse.Namespace) -> int:
 
 def run_puzzle_count(args: argparse.Namespace) -> int:
     """``cpqueens puzzle count``: the exact number of solutions."""
-    print(read_puzzle(args).count(backend=args.backend, time_limit=args.time_limit))
+    puzzle, shot = read_one(args)
+    if shot is not None and args.backend == "auto":  # the reading's check proved it
+        print(len(shot.solutions))
+        return 0
+    print(puzzle.count(args.backend, time_limit=left(args, shot)))
     return 0
 
 
@@ -238,7 +257,8 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
 
     A puzzle without exactly one solution: its steps, then one line on stderr, exit code 1.
     """
-    explanation = read_puzzle(args).explain(time_limit=args.time_limit)
+    puzzle, shot = read_one(args)
+    explanation = puzzle.explain(time_limit=left(args, shot))
     if args.format == "json":
         print(json.dumps(explanation.to_json()))
     else:
@@ -251,8 +271,8 @@ def run_puzzle_explain(args: argparse.Namespace) -> int:
 
 def run_puzzle_hint(args: argparse.Namespace) -> int:
     """``cpqueens puzzle hint``: the next deduction for the queens placed so far."""
-    puzzle = read_puzzle(args)
-    step = puzzle.hint(args.queens, crossed=args.crossed, time_limit=args.time_limit)
+    puzzle, shot = read_one(args)
+    step = puzzle.hint(args.queens, crossed=args.crossed, time_limit=left(args, shot))
     if args.format == "json":
         print(json.dumps(None if step is None else step.to_json()))
     else:

@@ -94,6 +94,7 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
 
     path = args.file
     shot_queens = getattr(args, "with_queens", False)
+    shot_stars = getattr(args, "stars", None)
     name = shown(path)
     kinds = (
         f"a puzzle file is a regular file or stdin of at most {MAX_PUZZLE_BYTES} bytes of "
@@ -103,7 +104,10 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
     if isinstance(data, bytes) and image_kind(data):
         try:
             shot = Puzzle.read_screenshot(
-                data, with_queens=shot_queens, time_limit=getattr(args, "time_limit", None)
+                data,
+                with_queens=shot_queens,
+                stars=shot_stars,
+                time_limit=getattr(args, "time_limit", None),
             )
         except ImageReadError as error:
             raise UsageError(f"image {name}: {error}") from None
@@ -118,6 +122,11 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
         raise UsageError(
             f"--with-queens reads a screenshot's queens: {name} is a puzzle file, not an image"
         )
+    if shot_stars is not None:
+        raise UsageError(
+            f"--stars reads a screenshot's star count: {name} is a puzzle file, not an image "
+            "(its 'stars K' line gives the count)"
+        )
     try:
         return Puzzle.loads_all(text), None
     except (ValueError, TypeError) as error:
@@ -131,13 +140,23 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
 
 def read_puzzle(args: argparse.Namespace) -> Any:
     """The one puzzle in ``args.file``: a letter grid, JSON or a screenshot."""
-    found = read_source(args)[0]
+    return read_one(args)[0]
+
+
+def read_one(args: argparse.Namespace) -> tuple[Any, Any]:
+    """(the one puzzle in ``args.file``, its Screenshot or None)."""
+    found, shot = read_source(args)
     if len(found) != 1:
         raise UsageError(
             f"puzzle file {shown(args.file)} holds {len(found)} puzzles (a JSON array, or grids "
             "separated by blank lines): only 'puzzle solve' reads several"
         )
-    return found[0]
+    return found[0], shot
+
+
+def left(args: argparse.Namespace, shot: Any) -> float | None:
+    """The seconds left of ``--time-limit``: a screenshot's reading ran on the same clock."""
+    return args.time_limit if shot is None else shot.time_left()
 
 
 def write_output(args: argparse.Namespace, output: str | bytes) -> None:

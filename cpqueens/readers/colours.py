@@ -44,39 +44,65 @@ MAX_MERGES = 20_000
 OFF_TONE = 6.0
 #: The most cells in doubt whose alternatives are all tried together.
 MAX_DOUBTS = 4
+#: A plain cell's ring has this share of its pixels within ``PLAIN_SPREAD`` of their median.
+PLAIN_SHARE, PLAIN_SPREAD = 0.8, 24.0
 #: The most extra colour groups (tones) tried: beyond, the picture is not a clean board.
 MAX_EXTRA = 6
 
 Regions = tuple[tuple[int, ...], ...]
 
 
+def _ring(rgb: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The pixels of the square ring ``RING`` in from the edges of ``box``, as an (m, 3) array."""
+    h, w, _ = rgb.shape
+    left, top, right, bottom = box
+    side = min(right - left, bottom - top)
+    a, b = RING[0] * side, RING[1] * side
+    x0, x1, x2, x3 = (round(v) for v in (left + a, left + b, right - b, right - a))
+    y0, y1, y2, y3 = (round(v) for v in (top + a, top + b, bottom - b, bottom - a))
+    strips = [
+        rgb[max(y0, 0) : min(y1, h), max(x0, 0) : min(x3, w)],
+        rgb[max(y2, 0) : min(y3, h), max(x0, 0) : min(x3, w)],
+        rgb[max(y1, 0) : min(y2, h), max(x0, 0) : min(x1, w)],
+        rgb[max(y1, 0) : min(y2, h), max(x2, 0) : min(x3, w)],
+    ]
+    pixels = np.concatenate([s.reshape(-1, 3) for s in strips])
+    if len(pixels) == 0:
+        pixels = rgb[
+            max(round(top), 0) : min(round(bottom), h),
+            max(round(left), 0) : min(round(right), w),
+        ].reshape(-1, 3)
+    return pixels
+
+
 def sample(rgb: np.ndarray, grid: Grid) -> np.ndarray:
     """Each cell's colour: the per-channel median of its ring, as an (n, n, 3) float array."""
-    h, w, _ = rgb.shape
     n = grid.n
     out = np.zeros((n, n, 3))
     for r in range(n):
         for c in range(n):
-            left, top, right, bottom = grid.box(r, c)
-            side = min(right - left, bottom - top)
-            a, b = RING[0] * side, RING[1] * side
-            x0, x1, x2, x3 = (round(v) for v in (left + a, left + b, right - b, right - a))
-            y0, y1, y2, y3 = (round(v) for v in (top + a, top + b, bottom - b, bottom - a))
-            strips = [
-                rgb[max(y0, 0) : min(y1, h), max(x0, 0) : min(x3, w)],
-                rgb[max(y2, 0) : min(y3, h), max(x0, 0) : min(x3, w)],
-                rgb[max(y1, 0) : min(y2, h), max(x0, 0) : min(x1, w)],
-                rgb[max(y1, 0) : min(y2, h), max(x2, 0) : min(x3, w)],
-            ]
-            pixels = np.concatenate([s.reshape(-1, 3) for s in strips])
-            if len(pixels) == 0:
-                pixels = rgb[
-                    max(round(top), 0) : min(round(bottom), h),
-                    max(round(left), 0) : min(round(right), w),
-                ].reshape(-1, 3)
+            pixels = _ring(rgb, grid.box(r, c))
             shade = pixels @ LUMA
             out[r, c] = np.median(pixels[shade >= np.percentile(shade, 100 - BRIGHTEST)], axis=0)
     return out
+
+
+def plain(rgb: np.ndarray, grid: Grid) -> float:
+    """The share of cells whose ring is one colour (most of its pixels near their median).
+
+    A board's cells are plain; the lattice that the gaps between lines of
+    light text on a dark page make is not (its "cells" hold letters).
+    """
+    n = grid.n
+    found = 0
+    for r in range(n):
+        for c in range(n):
+            pixels = _ring(rgb, grid.box(r, c)).astype(np.float64)
+            if len(pixels) == 0:
+                continue
+            off = np.abs(pixels - np.median(pixels, axis=0)).max(axis=1)
+            found += float((off <= PLAIN_SPREAD).mean()) >= PLAIN_SHARE
+    return found / (n * n)
 
 
 def marks(grey: np.ndarray, grid: Grid, colours: np.ndarray) -> np.ndarray:

@@ -40,6 +40,8 @@ BRIGHT = 100
 MAX_GRIDS = 3
 #: Half the window of the top-hat: lines up to about twice this wide are found.
 HALF_WINDOW = 5
+#: Half the window of the opening that takes away bright specks (text strokes) first.
+SPECK = 2
 #: The board sizes read.
 MIN_N, MAX_N = 4, 20
 #: The fewest pixels a cell may span.
@@ -98,11 +100,17 @@ def ink(grey: np.ndarray, half: int = HALF_WINDOW) -> np.ndarray:
 
     The closing (a running maximum, then minimum, over a square window)
     minus the picture: thin dark structures (lines, text, marks) keep their
-    darkness, broad areas (cells, a dark page) become 0.
+    darkness, broad areas (cells, a dark page) become 0. Bright specks
+    thinner than ``SPECK`` pixels (the strokes of light text on a dark
+    page) are first taken away (an opening): otherwise the dark gaps between
+    lines of such text would be long dark lines, and lattices of them
+    crowded out the board.
     """
-    dilated = _running(_running(grey, half, 0, np.maximum), half, 1, np.maximum)
+    eroded = _running(_running(grey, SPECK, 0, np.minimum), SPECK, 1, np.minimum)
+    opened = _running(_running(eroded, SPECK, 0, np.maximum), SPECK, 1, np.maximum)
+    dilated = _running(_running(opened, half, 0, np.maximum), half, 1, np.maximum)
     closed = _running(_running(dilated, half, 0, np.minimum), half, 1, np.minimum)
-    return closed - grey
+    return closed - opened
 
 
 def _close_gaps(mask: np.ndarray) -> np.ndarray:
@@ -223,16 +231,17 @@ def _cells(period: float, phase: float, lo: float, hi: float) -> list[float]:
     return bounds
 
 
-def find(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[Grid]:
-    """The lattices that could be the board, likeliest first, from :func:`ink` of the picture.
+def levels(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[list[Grid]]:
+    """The lattices that could be the board, by level, likeliest first, from :func:`ink`.
 
     Lines are looked for as at least ``LINE_CONTRAST`` darker than their
     surroundings, then fainter (the game's thin lines are a light shade of
     black, fainter still in a scaled JPEG); last, by the board's outline
     (its dark border, or with ``grey`` its bright cells on a dark page) and
-    where the ink falls inside it.
-    Raises ImageReadError, once the lattices found are used up, if there
-    were none.
+    where the ink falls inside it. Each level yields every lattice it found
+    that no earlier level gave (the caller tries the first ``MAX_GRIDS``
+    and looks among all of them for a second board).
+    Raises ImageReadError, once the levels are used up, if no level found any.
     """
     failure: ImageReadError | None = None
     seen: set[Grid] = set()
@@ -242,14 +251,14 @@ def find(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[Grid]
         except ImageReadError as error:
             failure = failure or error
             continue
-        for grid in grids[:MAX_GRIDS]:
-            if grid not in seen:
-                seen.add(grid)
-                yield grid
-    for grid in _by_outline(darkness, grey):
-        if grid not in seen:
-            seen.add(grid)
-            yield grid
+        fresh = [grid for grid in dict.fromkeys(grids) if grid not in seen]
+        seen.update(fresh)
+        if fresh:
+            yield fresh
+    fresh = [grid for grid in dict.fromkeys(_by_outline(darkness, grey)) if grid not in seen]
+    seen.update(fresh)
+    if fresh:
+        yield fresh
     if not seen:
         assert failure is not None
         raise failure
@@ -292,7 +301,7 @@ def _by_outline(darkness: np.ndarray, grey: np.ndarray | None = None) -> list[Gr
         ys = tuple(top + k * (bottom - top) / n for k in range(n + 1))
         found.append((best, Grid(n, xs, ys)))
     found.sort(key=lambda item: -item[0])
-    return [grid for _, grid in found[:MAX_GRIDS]]
+    return [grid for _, grid in found]
 
 
 Box = tuple[float, float, float, float]
@@ -373,10 +382,30 @@ def _lattice_score(profile: np.ndarray, n: int) -> float:
     return float(on - off)
 
 
-def _find(mask: np.ndarray) -> list[Grid]:
-    """The board's lattice in ``mask``, the pixels of dark lines."""
+def elsewhere(darkness: np.ndarray, grid: Grid) -> list[Grid]:
+    """The lattices of other boards in the picture: those found with ``grid``'s board hidden.
+
+    Lines as short as a few of the smallest cells count here (a second
+    board may be a small one), and the board read is blanked first, so that
+    a board touching it is not taken for more of its lines.
+    """
+    mask = darkness >= LINE_CONTRAST
     h, w = mask.shape
-    least = max(24, int(0.12 * min(h, w)))
+    pad = HALF_WINDOW + 1
+    top, bottom = max(round(grid.ys[0]) - pad, 0), min(round(grid.ys[-1]) + pad + 1, h)
+    left, right = max(round(grid.xs[0]) - pad, 0), min(round(grid.xs[-1]) + pad + 1, w)
+    mask[top:bottom, left:right] = False
+    try:
+        return _find(mask, least=round(MIN_N * MIN_PERIOD))
+    except ImageReadError:
+        return []
+
+
+def _find(mask: np.ndarray, least: int | None = None) -> list[Grid]:
+    """The board's lattice in ``mask``, the pixels of dark lines at least ``least`` long."""
+    h, w = mask.shape
+    if least is None:
+        least = max(24, int(0.12 * min(h, w)))
     if mask.mean() > MAX_INK:
         raise ImageReadError(
             "no board found: the picture is dark detail all over (noise?), not a grid of lines"

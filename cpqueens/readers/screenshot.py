@@ -18,6 +18,7 @@ numpy and Pillow are imported on the first picture read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from cpqueens.errors import ImageReadError
@@ -25,8 +26,33 @@ from cpqueens.errors import ImageReadError
 Cell = tuple[int, int]
 Regions = tuple[tuple[int, ...], ...]
 
+#: A lattice apart from the board read is a second board when this share of its cells is plain.
+PLAIN_BOARD = 0.6
 #: A picture larger than this many pixels is shrunk by a whole factor before it is read.
 WORKING_PIXELS = 2_200_000
+
+
+@dataclass(frozen=True)
+class Turn:
+    """How a turned picture was turned back before it was read (pixels of the picture).
+
+    The picture was turned ``angle`` degrees (anticlockwise as seen); turned
+    back, its centre ``centre`` went to ``straight`` in the straightened copy.
+    """
+
+    angle: float
+    straight: tuple[float, float]
+    centre: tuple[float, float]
+
+    def back(self, x: float, y: float) -> tuple[float, float]:
+        """The point (x, y) of the straightened copy, in the picture as it was given."""
+        import math
+
+        a = math.radians(-self.angle)
+        u, v = x - self.straight[0], y - self.straight[1]
+        dx = math.cos(a) * u - math.sin(a) * v
+        dy = math.sin(a) * u + math.cos(a) * v
+        return self.centre[0] + dx, self.centre[1] + dy
 
 
 @dataclass(frozen=True)
@@ -38,7 +64,9 @@ class Reading:
     colour groups found before darker or lighter copies were merged;
     ``options`` the region grids the colours read as (n regions each,
     cheapest first; empty if none); ``queens`` and ``crosses`` the cells
-    holding a drawn queen or X; ``size`` the picture's (width, height).
+    holding a drawn queen or X; ``size`` the picture's (width, height);
+    ``turn`` how the picture was turned back first (None: it was read as it
+    is), ``xs`` and ``ys`` then being in the straightened copy.
     """
 
     n: int
@@ -51,10 +79,19 @@ class Reading:
     crosses: tuple[Cell, ...] = ()
     size: tuple[int, int] = (0, 0)
     image: Any = field(default=None, repr=False, compare=False)
+    turn: Turn | None = None
 
     def box(self, row: int, col: int) -> tuple[float, float, float, float]:
-        """Cell (row, col) as (left, top, right, bottom) in the picture's pixels."""
-        return self.xs[col], self.ys[row], self.xs[col + 1], self.ys[row + 1]
+        """Cell (row, col) as (left, top, right, bottom) in the picture's pixels.
+
+        In a turned picture, the square of the cell's side around its centre.
+        """
+        left, top, right, bottom = self.xs[col], self.ys[row], self.xs[col + 1], self.ys[row + 1]
+        if self.turn is None:
+            return left, top, right, bottom
+        x, y = self.turn.back((left + right) / 2, (top + bottom) / 2)
+        half_w, half_h = (right - left) / 2, (bottom - top) / 2
+        return x - half_w, y - half_h, x + half_w, y + half_h
 
     def seen(self) -> str:
         """What was read, in words: "a 9x9 grid with 8 colour groups"."""
@@ -106,11 +143,13 @@ def read(source: Any) -> Reading:
 
     Raises :class:`~cpqueens.errors.ImageReadError` (its ``reading`` the
     partial :class:`Reading`, or None before a grid is found) when no square
-    grid is found or its colours do not read as n regions.
+    grid is found, its colours do not read as n regions, the grid does not
+    account for the whole board, or the picture holds more than one board.
     """
     import numpy as np
+    from PIL import Image
 
-    from cpqueens.readers import images, lattice
+    from cpqueens.readers import images, lattice, skew
 
     image = images.load(source)
     width, height = image.size
@@ -118,28 +157,136 @@ def read(source: Any) -> Reading:
     while (width // factor) * (height // factor) > WORKING_PIXELS:
         factor += 1
     work = image.reduce(factor) if factor > 1 else image
-    rgb = np.asarray(work, dtype=np.uint8)
-    grey = np.asarray(work.convert("L"), dtype=np.uint8)
-    darkness = lattice.ink(grey)
+    view = _View.of(work)
+    turn: Turn | None = None
+    angle = skew.angle(view.darkness, lattice.LINE_CONTRAST)
+    if angle:  # turned back, so that the board's lines run straight along rows and columns
+        page = tuple(int(v) for v in np.median(_frame(view.rgb), axis=0))
+        straight = work.rotate(
+            -angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=page
+        )
+        turn = Turn(
+            angle,
+            (straight.width * factor / 2, straight.height * factor / 2),
+            (work.width * factor / 2, work.height * factor / 2),
+        )
+        view = _View.of(straight)
     first: ImageReadError | None = None
-    for grid in lattice.find(darkness, grey):
-        try:
-            return _read_grid(grid, rgb, grey, darkness, factor, image)
-        except ImageReadError as error:
-            first = first or error
+    for level in lattice.levels(view.darkness, view.grey):
+        for grid in level[: lattice.MAX_GRIDS]:
+            try:
+                reading = _read_grid(grid, view, factor, image, turn)
+            except ImageReadError as error:
+                first = first or error
+                if isinstance(error, NotWholeBoardError):  # is what goes on a second board?
+                    _one_board(view, grid, level, factor, error.reading)
+                continue
+            _one_board(view, grid, level, factor, reading)
+            return reading
     assert first is not None
     raise first
 
 
-def _read_grid(grid: Any, rgb: Any, grey: Any, darkness: Any, factor: int, image: Any) -> Reading:
+class NotWholeBoardError(ImageReadError):
+    """The grid found is not the whole board: its lines or its cells go on past an edge."""
+
+
+def _one_board(view: _View, grid: Any, level: list[Any], factor: int, reading: Any) -> None:
+    """Raise ImageReadError naming the boards if the picture holds another apart from ``grid``.
+
+    Another is a lattice of the same level, or one found with this board
+    blanked out, that lies apart from it and whose cells are mostly plain.
+    """
+    from cpqueens.readers import colours, lattice
+
+    others = [
+        other
+        for other in [*level, *lattice.elsewhere(view.darkness, grid)]
+        if _apart(grid, other) and colours.plain(view.rgb, other) >= PLAIN_BOARD
+    ]
+    if others:
+        h, w = view.grey.shape
+        raise ImageReadError(_boards([grid, *others], factor, (w * factor, h * factor)), reading)
+
+
+@dataclass(frozen=True)
+class _View:
+    """A picture as the reader looks at it: colours, grey levels and the top-hat's darkness."""
+
+    rgb: Any
+    grey: Any
+    darkness: Any
+
+    @classmethod
+    def of(cls, picture: Any) -> _View:
+        """The view of an RGB PIL image."""
+        import numpy as np
+
+        from cpqueens.readers import lattice
+
+        grey = np.asarray(picture.convert("L"), dtype=np.uint8)
+        return cls(np.asarray(picture, dtype=np.uint8), grey, lattice.ink(grey))
+
+
+def _frame(rgb: Any) -> Any:
+    """The pixels of a picture's outermost rows and columns, as an (m, 3) array."""
+    import numpy as np
+
+    return np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]]).reshape(-1, 3)
+
+
+def _apart(grid: Any, other: Any) -> bool:
+    """Whether two lattices lie apart (less than a tenth of the smaller one's area shared)."""
+    left = max(grid.xs[0], other.xs[0])
+    right = min(grid.xs[-1], other.xs[-1])
+    top = max(grid.ys[0], other.ys[0])
+    bottom = min(grid.ys[-1], other.ys[-1])
+    shared = max(0.0, right - left) * max(0.0, bottom - top)
+    areas = [(g.xs[-1] - g.xs[0]) * (g.ys[-1] - g.ys[0]) for g in (grid, other)]
+    return shared < 0.1 * min(areas)
+
+
+def _boards(grids: list[Any], factor: int, size: tuple[int, int]) -> str:
+    """The refusal of a picture holding several boards, each named by its size and place."""
+    chosen: list[Any] = []
+    for grid in grids:  # one lattice per board: the likeliest
+        if all(_apart(grid, other) for other in chosen):
+            chosen.append(grid)
+    chosen.sort(key=lambda g: (g.ys[0], g.xs[0]))
+    placed = (
+        "side by side"
+        if all(abs(a.ys[0] - b.ys[0]) < a.period * a.n / 2 for a, b in pairwise(chosen))
+        else "one above the other"
+        if all(abs(a.xs[0] - b.xs[0]) < a.period * a.n / 2 for a, b in pairwise(chosen))
+        else "apart"
+    )
+    if placed == "side by side":
+        chosen.sort(key=lambda g: g.xs[0])
+
+    def at(v: float, most: int) -> int:
+        return min(max(round(v * factor), 0), most)
+
+    names = [
+        f"a {g.n}x{g.n} grid at x {at(g.xs[0], size[0])}-{at(g.xs[-1], size[0])}, "
+        f"y {at(g.ys[0], size[1])}-{at(g.ys[-1], size[1])}"
+        for g in chosen
+    ]
+    words = {2: "two", 3: "three"}.get(len(chosen), str(len(chosen)))
+    return (
+        f"the picture holds {words} boards {placed} ({'; '.join(names)}): "
+        "crop it to the one to read"
+    )
+
+
+def _read_grid(grid: Any, view: _View, factor: int, image: Any, turn: Turn | None) -> Reading:
     """The reading of the board at ``grid`` (working pixels; ``factor`` to the picture's)."""
-    from cpqueens.readers import borders
+    from cpqueens.readers import borders, edges
     from cpqueens.readers import colours as colour_groups
 
-    colours = colour_groups.sample(rgb, grid)
-    held = colour_groups.marks(grey, grid, colours)
+    colours = colour_groups.sample(view.rgb, grid)
+    held = colour_groups.marks(view.grey, grid, colours)
     found = colour_groups.readings(colours)
-    lines = borders.tell(darkness, grid, grey)
+    lines = borders.tell(view.darkness, grid, view.grey)
     options = [regions for regions in found.options if not lines.conflicts(regions)]
     if not options and found.options:
         options = _repaired(found.options[0], lines, colours)
@@ -155,20 +302,50 @@ def _read_grid(grid: Any, rgb: Any, grey: Any, darkness: Any, factor: int, image
         crosses=tuple((r, c) for r in range(n) for c in range(n) if held[r, c] == 1),
         size=image.size,
         image=image,
+        turn=turn,
     )
+    beyond = edges.runs_on(view.darkness, view.rgb, grid, colours)
+    if beyond is not None:
+        raise NotWholeBoardError(
+            f"found a {n}x{n} grid but {beyond}: the grid is not the whole board", reading
+        )
     if not found.options:
-        if found.groups < n:
-            why = "colours too close to separate, or a grid misread"
-        else:
-            why = "more colours than regions, and no darker or lighter copies to merge"
         raise ImageReadError(
-            f"found a {n}x{n} grid but {found.groups} colour groups ({why})", reading
+            f"found a {n}x{n} grid but {_groups_wrong(found.groups, n, lines)}", reading
         )
     if not options:
         (r, c), (rr, cc) = lines.conflicts(found.options[0])[0]
+        same = found.options[0][r][c] == found.options[0][rr][cc]
+        line = "a thick" if same else "a thin"
+        colour = "one colour" if same else "two colours"
         raise ImageReadError(
-            f"found {reading.seen()} but its colours and its region borders disagree "
-            f"(between r{r + 1}c{c + 1} and r{rr + 1}c{cc + 1})",
+            f"found {reading.seen()} but its colours and its lines disagree: {line} line "
+            f"between {name((r, c))} and {name((rr, cc))}, whose cells are {colour}",
             reading,
         )
     return reading
+
+
+def _groups_wrong(groups: int, n: int, lines: Any) -> str:
+    """Why ``groups`` colour groups do not read as the ``n`` regions of an n x n grid."""
+    if groups == 1:
+        if lines.thick:
+            return (
+                "its cells are all one colour: the regions are drawn by their borders only, "
+                "and only coloured regions are read"
+            )
+        return (
+            "its cells are all one colour and no line is thicker than another: "
+            "nothing marks the regions (coloured cells or thick borders between regions)"
+        )
+    if groups < n:
+        return f"{groups} colour groups (colours too close to separate, or a grid misread)"
+    return (
+        f"{groups} colour groups (more colours than regions, and no darker or lighter "
+        "copies to merge)"
+    )
+
+
+def name(cell: Cell) -> str:
+    """A cell as every message writes it: 0-based ``(row, col)``, row 0 at the top."""
+    return f"({cell[0]}, {cell[1]})"

@@ -330,29 +330,50 @@ class Puzzle(RegionPuzzle):
 
     @classmethod
     def from_image(
-        cls, source: Any, *, with_queens: bool = False, time_limit: float | None = None
+        cls,
+        source: Any,
+        *,
+        with_queens: bool = False,
+        stars: int | None = None,
+        time_limit: float | None = None,
     ) -> Puzzle:
-        """The puzzle a screenshot of the Queens game shows (needs ``cpqueens[image]``).
+        """The puzzle a screenshot of the Queens game or Star Battle shows (``cpqueens[image]``).
 
         ``source`` is a path, bytes, a binary file or a PIL image (PNG, JPEG
         or WebP). The board is found among whatever surrounds it (a phone's
-        or a browser's frame, light or dark; or a tight crop), each cell's
-        colour sampled from a ring inside it, the colours grouped into n
-        regions (a darker or lighter cell merged into its region's colour).
-        The reading is answered only if its regions are connected and it has
+        or a browser's frame, light or dark; or a tight crop; turned back
+        first if it is a little askew), each cell's colour sampled from a ring
+        inside it, the colours grouped into n regions (a darker or lighter
+        cell merged into its region's colour). ``stars`` is the stars per
+        row, column and region; None tries 1, 2, 3, ... and keeps the one
+        count that gives exactly one solution. The reading is answered only
+        if the grid is the whole board, its regions are connected and it has
         exactly one solution; otherwise an
         :class:`~cpqueens.errors.ImageReadError` says what was seen ("found a
         9x9 grid with 8 colour groups ...") and carries the partial reading.
-        ``with_queens`` makes the queens drawn on the board givens.
+        ``with_queens`` makes the queens drawn on the board givens;
+        ``time_limit`` bounds the whole reading.
         """
-        return cls.read_screenshot(source, with_queens=with_queens, time_limit=time_limit).puzzle
+        return cls.read_screenshot(
+            source, with_queens=with_queens, stars=stars, time_limit=time_limit
+        ).puzzle
 
     @classmethod
     def read_screenshot(
-        cls, source: Any, *, with_queens: bool = False, time_limit: float | None = None
+        cls,
+        source: Any,
+        *,
+        with_queens: bool = False,
+        stars: int | None = None,
+        time_limit: float | None = None,
     ) -> screenshots.Screenshot:
-        """:meth:`from_image` with the reading: ``.puzzle``, ``.reading``, ``.overlay(queens)``."""
-        return screenshots.read_puzzle(cls, source, with_queens=with_queens, time_limit=time_limit)
+        """:meth:`from_image` with the reading: ``.puzzle``, ``.reading``, ``.overlay(queens)``.
+
+        ``.solutions`` holds the puzzle's one solution, found by the check.
+        """
+        return screenshots.read_puzzle(
+            cls, source, with_queens=with_queens, stars=stars, time_limit=time_limit
+        )
 
     # -- drawing ---------------------------------------------------------------
 
