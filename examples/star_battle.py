@@ -6,11 +6,12 @@ Two stars in every row, every column and every region; no two stars touch,
 not even diagonally. The grid below was made by ``cpqueens puzzle new --size
 10 --stars 2 --seed 23``; the compiled search and CP-SAT
 must agree that it has one solution, and so must its cell model (the stars
-as quotas: ``puzzle.cell_model()``, two per row, column and region).
+as quotas: ``cpqueens.model(puzzle)``, two per row, column and region).
 """
 
 import argparse
 
+import cpqueens
 from cpqueens import Puzzle
 
 GRID = """
@@ -34,7 +35,7 @@ args = parser.parse_args()
 puzzle = Puzzle.parse(GRID, connected=True)
 stars = puzzle.solve()
 found = puzzle.cross_check(limit=2, backends=("bitmask", "cpsat"))
-as_cells = [tuple(q[:2] for q in s) for s in puzzle.cell_model().solutions()]
+as_cells = [tuple(q[:2] for q in s) for s in cpqueens.model(puzzle).solutions()]
 if as_cells != [stars] or found != 1:
     raise SystemExit(f"the engines disagree: {found} solution(s), the cell model's {as_cells}")
 print(

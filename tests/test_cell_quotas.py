@@ -138,15 +138,18 @@ def test_eight_queens_as_one_per_row():
     assert model.count(queens=8) == 92
     assert model.count() == 92  # the quotas fix the size
     assert model.count(queens=8, backend=PC) == 92  # asked by name: any size
-    with pytest.raises(cpqueens.NotSupportedError) as left_out:
-        model.cross_check(8)  # 64 cells: more than a cross-check hands python-constraint
-    assert "python-constraint: 64 free cells, more than the 36" in str(left_out.value)
+    assert model.cross_check(8) == 92  # one queen per row: every engine states it by rows
     # the same 92 as the one-queen-per-row model, solution by solution
     mine = {tuple(c for _, c, _ in s) for s in model.solutions()}
     assert mine == {s.columns for s in cpqueens.model(8).solutions()}
-    # per_row alone: rows may not become columns, so 4 maps, not 8 (A002562's 12)
-    assert model.count(unique=True) == 24
-    assert cpqueens.cells(8, per_row=1, per_column=1).count(unique=True) == 12
+    # eight queens on eight rows are on eight columns too: the classic statement, all
+    # 8 symmetries (A002562's 12); kings with a row quota alone keep 4 (no quarter turn)
+    assert model.count(unique=True) == cpqueens.model(8).count(unique=True) == 12
+    kings = cpqueens.cells(4, attack="king", per_row=1)
+    assert kings.symmetries() == ("identity", "rot180", "mirror", "flip")
+    with pytest.raises(cpqueens.NotSupportedError) as left_out:
+        cpqueens.cells(8, attack="king", per_row=2).cross_check()  # 64 cells, rows too many
+    assert "python-constraint" in str(left_out.value)
 
 
 def test_the_queens_game_and_star_battle_symmetries():

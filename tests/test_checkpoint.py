@@ -50,7 +50,7 @@ def save_sealed(path: Path, data: dict) -> None:
 
 def reference(data: dict, model) -> dict[int, int]:
     """Each subproblem's weighted count by the bitmask reference, for the split the file records."""
-    parts = subproblems(model, data["backend"], data["split_depth"])
+    parts = subproblems(model.columns(), data["backend"], data["split_depth"])
     assert len(parts) == data["subproblems"]
     return {i: count_subproblem("bitmask", part) for i, part in enumerate(parts)}
 
@@ -87,7 +87,7 @@ def test_a_partial_checkpoint_resumes_with_the_rest_only(tmp_path):
     kept = data["done"][::2]  # as if the count had died halfway
     data["done"] = kept
     save_sealed(path, data)
-    parts = subproblems(model, "bitmask", data["split_depth"])
+    parts = subproblems(model.columns(), "bitmask", data["split_depth"])
 
     resumed = CountingExecutor()
     assert model.count("bitmask", executor=resumed, checkpoint=path) == expected
@@ -189,7 +189,10 @@ def test_sigkill_then_resume_counts_no_finished_subproblem_twice(tmp_path):
     expected = model.count("bitmask", workers=1, progress=False)  # the reference, uninterrupted
     assert int(resumed.stdout) == expected
 
-    labels = [checkpoint_job.label(p) for p in subproblems(model, "bitmask", data["split_depth"])]
+    labels = [
+        checkpoint_job.label(p)
+        for p in subproblems(model.columns(), "bitmask", data["split_depth"])
+    ]
     recounted = log2.read_text().splitlines()
     assert len(recounted) == len(set(recounted))
     assert not {labels[key] for key in snapshot} & set(recounted)  # nothing saved is redone

@@ -70,7 +70,8 @@ def test_the_split_adapts_to_the_cluster(executor):
     seen = []
     expected = model.count("bitmask", workers=1)
     assert model.count("bitmask", executor=executor, progress=lambda *p: seen.append(p)) == expected
-    total = len(subproblems(model, split_depth(model, 2)))
+    columns = model.columns()
+    total = len(subproblems(columns, split_depth(columns, 2)))
     assert total >= 16 * 2  # many subproblems per worker
     assert seen[0] == (0, total) and seen[-1] == (total, total)
     # A free board: the symmetry kernels' pieces, as many per worker.

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cpqueens
-from cpqueens.backends import bitmask
 from cpqueens.kernels import placements as native
 from cpqueens.vocabulary.constraints import Placed
 from tests import internals, oracle
@@ -55,7 +54,7 @@ def test_nested_and_listed_pair_counts_agree(monkeypatch):
     model = cpqueens.model(9, blocked=[(0, 0), (2, 5), (4, 4), (8, 1)], colours=2)
     plan = internals.plan(model)
     listed = internals.native_count(plan)
-    monkeypatch.setattr(bitmask, "PAIR_LIST_LIMIT", 0)
+    monkeypatch.setattr(internals.bitmask_columns, "PAIR_LIST_LIMIT", 0)
     assert internals.native_count(plan) == listed == internals.python_count(plan)
 
 
