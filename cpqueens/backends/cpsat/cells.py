@@ -50,67 +50,60 @@ def build(
 ) -> tuple[cp_model.CpModel, list[dict[Cell, cp_model.IntVar]]]:
     """The CP-SAT model of ``problem`` and its variables ``x[army][cell]``.
 
-    ``size`` fixes the number of pieces per army; ``symmetry`` adds the
-    lex-leader constraints of the problem's group; ``sense`` sets the
-    objective (the pieces of army 0). A statement larger than
-    ``MAX_TERMS`` is refused at once; ``deadline`` is checked while it is
-    stated.
+    The rules are the cell form's primitives (:mod:`cpqueens.lowering.primitives`),
+    one block each; ``size`` fixes the number of pieces per army; ``symmetry``
+    adds the lex-leader constraints of the problem's group; ``sense`` sets the
+    objective (the pieces of army 0). A statement larger than ``MAX_TERMS`` is
+    refused at once; ``deadline`` is checked while it is stated.
     """
     from ortools.sat.python import cp_model
 
+    from cpqueens.lowering.primitives import primitives
+
     check_statement(problem, symmetry)
-    board = problem.board
+    stated = primitives(problem, size)
     cp = cp_model.CpModel()
     x = [
-        {cell: cp.new_bool_var(f"x{army}_{cell[0]}_{cell[1]}") for cell in board.cells}
-        for army in range(problem.armies)
+        {cell: cp.new_bool_var(f"x{army}_{cell[0]}_{cell[1]}") for cell in stated.cells}
+        for army in range(stated.armies)
     ]
-    # No piece on a blocked cell; the placed pieces stand.
-    for cell in board.blocked:
-        for army in range(problem.armies):
-            cp.add(x[army][cell] == 0)
-    for r, c, army in problem.placed:
-        cp.add(x[army][(r, c)] == 1)
-    free_lines = [[cell for cell in line if cell not in board.blocked] for line in board.lines]
-    free_lines = [line for line in free_lines if len(line) >= 2]
-    if problem.armies == 1:
-        # Independent: at most one piece on each line of the attack relation.
-        if problem.independent:
-            for line in free_lines:
-                cp.add_at_most_one(x[0][cell] for cell in line)
-    else:
-        w, b = x
-        # No cell holds two pieces; the armies have the same size.
-        for cell in board.free:
-            cp.add_at_most_one(w[cell], b[cell])
-        cp.add(sum(w.values()) == sum(b.values()))
-        # Peaceable: a line holding a white piece holds no black one.
-        if problem.independent:
-            for i, line in enumerate(free_lines):
-                has_white = cp.new_bool_var(f"has_w{i}")
-                cp.add_max_equality(has_white, [w[cell] for cell in line])
-                for cell in line:
-                    cp.add_implication(b[cell], ~has_white)
-    # Dominating: each free cell is occupied or attacked.
-    if problem.dominating:
-        for i, cell in enumerate(board.free):
-            if deadline is not None and i % 64 == 0:
-                deadline.check()
-            cover = [cell, *sorted(board.neighbours[cell] - set(board.blocked))]
-            cp.add_bool_or([x[army][d] for army in range(problem.armies) for d in cover])
-    # Quotas: exactly k pieces on the free cells of each row, column, region.
-    for quota in problem.quotas:
-        cp.add(sum(x[0][cell] for cell in quota.cells) == quota.k)
+
+    def var(variable: tuple[int, Cell]) -> cp_model.IntVar:
+        return x[variable[0]][variable[1]]
+
+    # Blocked cells hold no piece; placed pieces stand.
+    for variable, value in stated.fixed:
+        cp.add(var(variable) == value)
+    # At most one piece on each attack line (one army), in each cell (two armies).
+    for group in stated.at_most_one:
+        cp.add_at_most_one(var(v) for v in group)
+    # Every free cell occupied or attacked.
+    for i, group in enumerate(stated.at_least_one):
+        if deadline is not None and i % 64 == 0:
+            deadline.check()
+        cp.add_bool_or([var(v) for v in group])
+    # Quotas and the size asked: exact sums.
+    for group, k in stated.exactly:
+        cp.add(sum(var(v) for v in group) == k)
+    # Two armies of equal size.
+    if stated.equal is not None:
+        white, black = stated.equal
+        cp.add(sum(var(v) for v in white) == sum(var(v) for v in black))
+    # Peaceable: a line holding a piece of army 0 holds none of army 1.
+    for i, (white, black) in enumerate(stated.apart):
+        has_white = cp.new_bool_var(f"has_w{i}")
+        cp.add_max_equality(has_white, [var(v) for v in white])
+        for v in black:
+            cp.add_implication(var(v), ~has_white)
     # Users' conditions over x[r, c] (army 0's pieces).
-    if problem.conditions:
+    if stated.conditions:
         from cpqueens.backends.cpsat.conditions import Conditions
 
+        board = problem.board
         grid = [[x[0][(r, c)] for c in range(board.cols)] for r in range(board.rows)]
         translator = Conditions(cp, grid, 2)
-        for condition in problem.conditions:
+        for condition in stated.conditions:
             translator.post(condition)
-    if size is not None:
-        cp.add(sum(x[0].values()) == size)
     if symmetry:
         add_lex_leader(cp, problem, x, deadline)
     if sense == "maximize":

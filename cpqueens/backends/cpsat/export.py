@@ -89,45 +89,35 @@ def columns_to_cpmpy(model: Problem) -> tuple[Any, Any]:
 
 
 def cells_to_cpmpy(problem: Any) -> tuple[Any, Any]:
-    """A ``cpmpy.Model`` of a cell statement and its 0/1 variables ``x`` (armies x rows x cols).
+    """A ``cpmpy.Model`` of a cell form and its 0/1 variables ``x`` (armies x rows x cols).
 
-    The same statement as CP-SAT's cell model (``backends/cpsat/cells.py``):
-    at most one piece per attack line (independent), a cell for one piece,
-    armies of equal size whose pieces do not attack each other, every free
-    cell covered (dominating), the quotas' sums and the conditions over
-    ``x[r, c]`` (army 0's pieces).
+    The rules are the cell form's primitives (:mod:`cpqueens.lowering.primitives`),
+    the ones CP-SAT and python-constraint translate, one block each.
     """
     import cpmpy as cp
 
-    board, armies = problem.board, range(problem.armies)
-    x = cp.boolvar(shape=(problem.armies, board.rows, board.cols), name="x")
-    blocked = set(board.blocked)
-    free = [cell for cell in board.cells if cell not in blocked]
+    from cpqueens.lowering.primitives import primitives
+
+    board = problem.board
+    stated = primitives(problem)
+    x = cp.boolvar(shape=(stated.armies, board.rows, board.cols), name="x")
+
+    def var(variable: tuple[int, tuple[int, int]]) -> Any:
+        army, (r, c) = variable
+        return x[army, r, c]
+
     # Every variable belongs to the model (a statement without constraints has 2^cells solutions).
     constraints: list[Any] = [cp.sum(x) >= 0]
-    constraints += [x[army, r, c] == 0 for army in armies for r, c in sorted(blocked)]
-    constraints += [x[army, r, c] == 1 for r, c, army in problem.placed]
-    lines = [[cell for cell in line if cell not in blocked] for line in board.lines]
-    lines = [line for line in lines if len(line) >= 2]
-    if problem.armies == 1:
-        if problem.independent:
-            constraints += [cp.sum([x[0, r, c] for r, c in line]) <= 1 for line in lines]
-    else:
-        constraints += [x[0, r, c] + x[1, r, c] <= 1 for r, c in free]
-        constraints.append(cp.sum(x[0]) == cp.sum(x[1]))
-        if problem.independent:
-            constraints += [
-                x[0, a[0], a[1]] + x[1, b[0], b[1]] <= 1
-                for a in free
-                for b in sorted(board.neighbours[a] - blocked)
-            ]
-    if problem.dominating:
-        for cell in free:
-            cover = [cell, *sorted(board.neighbours[cell] - blocked)]
-            constraints.append(cp.sum([x[army, r, c] for army in armies for r, c in cover]) >= 1)
-    for quota in problem.quotas:
-        constraints.append(cp.sum([x[0, r, c] for r, c in quota.cells]) == quota.k)
-    for condition in problem.conditions:
+    constraints += [var(v) == value for v, value in stated.fixed]
+    constraints += [cp.sum([var(v) for v in group]) <= 1 for group in stated.at_most_one]
+    constraints += [cp.sum([var(v) for v in group]) >= 1 for group in stated.at_least_one]
+    constraints += [cp.sum([var(v) for v in group]) == k for group, k in stated.exactly]
+    if stated.equal is not None:
+        white, black = stated.equal
+        constraints.append(cp.sum([var(v) for v in white]) == cp.sum([var(v) for v in black]))
+    for white, black in stated.apart:  # no line holds pieces of both armies
+        constraints.append(~(cp.any([var(v) for v in white]) & cp.any([var(v) for v in black])))
+    for condition in stated.conditions:
         constraints.append(_expression(cp, condition, x[0], 2, constraints))
     return cp.Model(*constraints), x
 

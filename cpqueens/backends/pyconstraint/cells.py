@@ -38,7 +38,7 @@ from cpqueens.backends.outcome import Outcome, Progress
 from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError, NotSupportedError
 from cpqueens.expressions import CondNode, evaluate, reads
-from cpqueens.vocabulary.cells import CellProblem, Piece
+from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
 from cpqueens.vocabulary.checks import check_time_limit
 
 NAME = "python-constraint"
@@ -92,76 +92,74 @@ def build(
 ) -> pc.Problem | None:
     """The ``constraint.Problem`` of ``problem``; None when it has no variable at all.
 
-    ``size`` fixes the pieces per army, ``at_least`` / ``at_most`` bound them.
+    The rules are the cell form's primitives (:mod:`cpqueens.lowering.primitives`),
+    one block each, over one variable per free cell and army (a blocked cell's
+    is the constant 0). ``size`` fixes the pieces per army, ``at_least`` /
+    ``at_most`` bound them.
     """
+    from cpqueens.lowering.primitives import primitives
+
     board = problem.board
-    free = board.free
+    free = set(board.free)
     if not free:
         return None
-    armies = range(problem.armies)
-    placed = {(army, r, c) for r, c, army in problem.placed}
+    stated = primitives(problem, size)
+    ones = {variable for variable, value in stated.fixed if value == 1}
     csp = pc.Problem()
-    # x[army, cell] in {0, 1}; a placed piece's is 1.
-    for army in armies:
-        for r, c in free:
-            csp.addVariable((army, r, c), [1] if (army, r, c) in placed else [0, 1])
-    variables = [(army, r, c) for army in armies for r, c in free]
-    lines = [[cell for cell in line if cell not in board.blocked] for line in board.lines]
-    lines = [line for line in lines if len(line) >= 2]
-    if problem.armies == 1:
-        # Independent: at most one piece on each line of the attack relation.
-        if problem.independent:
-            for line in lines:
-                csp.addConstraint(pc.MaxSumConstraint(1), [(0, r, c) for r, c in line])
-    else:
-        # No cell holds two pieces.
-        for r, c in free:
-            csp.addConstraint(pc.MaxSumConstraint(1), [(0, r, c), (1, r, c)])
-        # Peaceable: no piece of army 0 attacks a piece of army 1.
-        if problem.independent:
-            blocked = set(board.blocked)
-            for a in free:
-                for b in sorted(board.neighbours[a] - blocked):
-                    csp.addConstraint(pc.MaxSumConstraint(1), [(0, *a), (1, *b)])
-        # Armies of equal size (any size).
-        if size is None:
-            weights = [1] * len(free) + [-1] * len(free)
-            csp.addConstraint(pc.ExactSumConstraint(0, weights), variables)
-    # Dominating: each free cell is occupied or attacked.
-    if problem.dominating:
-        for cell in free:
-            cover = [cell, *sorted(board.neighbours[cell] - set(board.blocked))]
-            csp.addConstraint(
-                pc.MinSumConstraint(1), [(army, r, c) for army in armies for r, c in cover]
-            )
-    # Quotas: exactly k pieces on the free cells of each row, column, region.
-    for quota in problem.quotas:
-        mine = [(0, r, c) for r, c in quota.cells if (r, c) not in board.blocked]
-        if mine:  # _may_fit answers a quota on no free cell
-            csp.addConstraint(pc.ExactSumConstraint(quota.k), mine)
-    # The size of each army.
-    for army in armies:
-        mine = [(army, r, c) for r, c in free]
-        if size is not None:
-            csp.addConstraint(pc.ExactSumConstraint(size), mine)
+    # x[army, cell] in {0, 1}; a placed piece's is 1; a blocked cell has none (0).
+    variables = [(army, r, c) for army, (r, c) in stated.variables if (r, c) in free]
+    for army, r, c in variables:
+        csp.addVariable((army, r, c), [1] if (army, (r, c)) in ones else [0, 1])
+
+    def names(group: tuple[tuple[int, Cell], ...]) -> list[tuple[int, int, int]]:
+        return [(army, r, c) for army, (r, c) in group if (r, c) in free]
+
+    # At most one piece on each attack line (one army), in each cell (two armies).
+    for group in stated.at_most_one:
+        csp.addConstraint(pc.MaxSumConstraint(1), names(group))
+    # Every free cell occupied or attacked.
+    for group in stated.at_least_one:
+        csp.addConstraint(pc.MinSumConstraint(1), names(group))
+    # Quotas and the size asked (a quota on no free cell is _may_fit's to answer).
+    for group, k in stated.exactly:
+        if names(group):
+            csp.addConstraint(pc.ExactSumConstraint(k), names(group))
+    # Two armies of equal size (when no size is asked).
+    if stated.equal is not None and size is None:
+        white, black = names(stated.equal[0]), names(stated.equal[1])
+        weights = [1] * len(white) + [-1] * len(black)
+        csp.addConstraint(pc.ExactSumConstraint(0, weights), white + black)
+    # Peaceable: no piece of army 0 on a line with one of army 1, pair by pair.
+    pairs = {
+        (w, b)
+        for white, black in stated.apart
+        for w in names(white)
+        for b in names(black)
+        if w[1:] != b[1:]
+    }
+    for pair in sorted(pairs):
+        csp.addConstraint(pc.MaxSumConstraint(1), list(pair))
+    # Bounds on each army's size (the optimisation's steps).
+    for army in range(stated.armies):
+        mine = [(army, r, c) for r, c in board.free]
         if at_least is not None:
             csp.addConstraint(pc.MinSumConstraint(at_least), mine)
         if at_most is not None:
             csp.addConstraint(pc.MaxSumConstraint(at_most), mine)
     # Users' conditions over x[r, c]: checked once every cell they read has a value.
-    for condition in problem.conditions:
+    for condition in stated.conditions:
         read = [(r, c) for r, c in reads(condition)]
-        names = [(0, r, c) for r, c in read if (r, c) not in board.blocked]
+        cells = [(0, r, c) for r, c in read if (r, c) in free]
 
         def holds(*values: int, condition: CondNode = condition, read: list = read) -> bool:
             grid = [[0] * board.cols for _ in range(board.rows)]
             free_values = iter(values)
             for r, c in read:
-                grid[r][c] = 0 if (r, c) in board.blocked else next(free_values)
+                grid[r][c] = next(free_values) if (r, c) in free else 0
             return bool(evaluate(condition, grid))
 
-        if names:
-            csp.addConstraint(pc.FunctionConstraint(holds), names)
+        if cells:
+            csp.addConstraint(pc.FunctionConstraint(holds), cells)
         elif not holds():
             return None  # a condition on blocked cells only, false: no solution
     csp.addConstraint(Clock(deadline), variables)
