@@ -139,6 +139,10 @@ def find(model: Problem, backend: str = "auto", time_limit: float | None = None)
     return Solution(found, model.board, model.symmetries())
 
 
+#: What a step of a member of the race returns while it has no answer.
+_GOING_ON = object()
+
+
 def _search(
     model: Problem, backend: str, limit: float | None, deadline: float | None
 ) -> Columns | None:
@@ -148,90 +152,150 @@ def _search(
     fixed = _fixed(model)
     if local and _contradiction(model, fixed):
         return None
-    # toroidal queens too: (2r + c) mod n solves every n coprime to 6 (the construction's first)
+    if backend == "auto":
+        built = _constructed(model)
+        if built is not None:
+            return built
+        # rooks and region puzzles too: the engine's own search is as complete and instant
+        rules = not model.diagonals or any(isinstance(c, (Regions, NoTouch)) for c in model.extra)
+        if (local or rules) and model.n * model.colours <= SMALL_QUEENS:
+            return _small(model, limit)
+    race = _Race(model, backend, limit, deadline)
+    if backend == "auto" and local:
+        race.add_local_searches(fixed)
+    return race.run()
+
+
+def _constructed(model: Problem) -> Columns | None:
+    """A construction's solution of a free board (toroidal queens too), checked; else None.
+
+    (2r + c) mod n solves every n coprime to 6 on the torus: the construction's first.
+    """
     built_ok = model.diagonals and all(
         isinstance(c, (*_LOCAL, Toroidal)) for c in model.constraints
     )
-    if backend == "auto" and built_ok and not model.board.blocked and not model.placed:
-        kinds = (Disjoint, AllDifferent, Toroidal)
-        if model.extra == () or all(isinstance(c, kinds) for c in model.extra):
-            built = construct.free_board(model.n, model.colours)
-            if built is not None and verify.violation(model, built) is None:
-                return built
-    searcher = dfs = lines = None
-    # rooks and region puzzles too: the engine's own search is as complete and instant
-    rules = not model.diagonals or any(isinstance(c, (Regions, NoTouch)) for c in model.extra)
-    if backend == "auto" and (local or rules) and model.n * model.colours <= SMALL_QUEENS:
-        return _small(model, limit)
-    if backend == "auto" and local:
+    if not built_ok or model.board.blocked or model.placed:
+        return None
+    kinds = (Disjoint, AllDifferent, Toroidal)
+    if not all(isinstance(c, kinds) for c in model.extra):
+        return None
+    built = construct.free_board(model.n, model.colours)
+    return built if built is not None and verify.violation(model, built) is None else None
+
+
+class _Race:
+    """Local search, a complete DFS, the line search and an engine's free search, in turns.
+
+    Each member takes a step in turn; the first answer wins and the others are
+    stopped. The free search (CP-SAT's) runs in its own thread and joins once
+    the local search has had a moment: most boards are solved by then.
+    """
+
+    def __init__(
+        self, model: Problem, backend: str, limit: float | None, deadline: float | None
+    ) -> None:
+        self.model, self.backend, self.limit, self.deadline = model, backend, limit, deadline
+        self.searcher: Any = None
+        self.dfs: Any = None
+        self.lines: Any = None
+        self.member: Any = None
+        self.racer = backend if backend != "auto" else next(iter(_free_searchers(known())), None)
+
+    def add_local_searches(self, fixed: list[dict[int, int]]) -> None:
+        """Min-conflicts local search, the MRV DFS and the line search (exists()'s)."""
         from cpqueens.kernels import mrv_search
         from cpqueens.kernels.local_search import Search
 
-        searcher = _bounded(
+        model = self.model
+        self.searcher = _bounded(
             lambda: Search(model.n, model.colours, model.board.blocked, fixed),
             model,
-            deadline,
-            limit,
+            self.deadline,
+            self.limit,
         )
         if model.n <= mrv_search.MAX_N and model.n * model.colours <= DFS_MAX_VARIABLES:
             masks = mrv_search.allowed_masks(model.n, model.colours, model.board.blocked, fixed)
-            dfs = mrv_search.Search(model.n, masks)
-        lines = _line_search(model)  # exists()'s search: proves "none" where the others stall
-    member = None
-    racer = backend if backend != "auto" else next(iter(_free_searchers(known())), None)
-    use_cpsat = racer is not None and (
-        backend != "auto" or searcher is None or model.n <= CPSAT_MAX_N
-    )
-    if searcher is None and not use_cpsat:
-        raise IncompleteSearchError(
-            f"no search can answer {model}: the local search does not know its constraints "
-            "and CP-SAT is not installed"
+            self.dfs = mrv_search.Search(model.n, masks)
+        self.lines = _line_search(model)  # proves "none" where the others stall
+
+    def run(self) -> Columns | None:
+        """The first answer of any member: a solution, or None if one proved there is none."""
+        model = self.model
+        use_cpsat = self.racer is not None and (
+            self.backend != "auto" or self.searcher is None or model.n <= CPSAT_MAX_N
         )
-    # CP-SAT joins once the local search has had a moment: most boards are solved by then.
-    joins = time.monotonic() + (CPSAT_DELAY_PER_ROW * model.n if searcher is not None else 0)
-    try:
+        if self.searcher is None and not use_cpsat:
+            raise IncompleteSearchError(
+                f"no search can answer {model}: the local search does not know its constraints "
+                "and CP-SAT is not installed"
+            )
+        delay = CPSAT_DELAY_PER_ROW * model.n if self.searcher is not None else 0
+        joins = time.monotonic() + delay
+        try:
+            while True:
+                if use_cpsat and self.member is None and time.monotonic() >= joins:
+                    self.member = get(self.racer).free_search(  # type: ignore[arg-type]
+                        model, _left(self.deadline), CPSAT_WORKERS
+                    )
+                    use_cpsat = False
+                    self.member.start()
+                for step in (self._free_step, self._local_steps, self._line_steps):
+                    found = step()
+                    if found is not _GOING_ON:
+                        return found  # type: ignore[return-value]
+                if self.deadline is not None and time.monotonic() >= self.deadline:
+                    _out_of_time(self.limit)
+        finally:
+            if self.member is not None:
+                self.member.stop()
+
+    def _free_step(self) -> object:
+        """The free search's answer once it is done (its own thread searches)."""
+        member = self.member
+        if member is None or not member.done.is_set():
+            return _GOING_ON
+        if member.error is not None:
+            raise member.error
+        if member.solution is not None:
+            return member.solution
+        if member.proved_none:
+            return None
+        self.member = None  # stopped without an answer: the deadline has passed
+        if self.searcher is None:
+            _out_of_time(self.limit)
+        return _GOING_ON
+
+    def _local_steps(self) -> object:
+        """A step of the MRV DFS and of the local search; a wait if there is neither."""
+        from cpqueens.kernels import mrv_search
+
+        self.began = time.monotonic()
+        if self.dfs is not None:
+            status = self.dfs.step()
+            if status == mrv_search.FOUND:
+                return self.dfs.solution()
+            if status == mrv_search.EXHAUSTED:
+                return None  # the complete search saw every branch
+        if self.searcher is not None:
+            if _bounded(self.searcher.step, self.model, self.deadline, self.limit):
+                return self.searcher.solution()
+        elif self.lines is None:
+            self.member.done.wait(POLL)
+        return _GOING_ON
+
+    def _line_steps(self) -> object:
+        """The line search, for as long as the others had (at least one chunk)."""
+        if self.lines is None:
+            return _GOING_ON
+        until = 2 * time.monotonic() - self.began
         while True:
-            if use_cpsat and member is None and time.monotonic() >= joins:
-                member = get(racer).free_search(model, _left(deadline), CPSAT_WORKERS)  # type: ignore[arg-type]
-                use_cpsat = False
-                member.start()
-            if member is not None and member.done.is_set():
-                if member.error is not None:
-                    raise member.error
-                if member.solution is not None:
-                    return member.solution
-                if member.proved_none:
-                    return None
-                member = None  # stopped without an answer: the deadline has passed
-                if searcher is None:
-                    _out_of_time(limit)
-            others = time.monotonic()
-            if dfs is not None:
-                status = dfs.step()
-                if status == mrv_search.FOUND:
-                    return dfs.solution()
-                if status == mrv_search.EXHAUSTED:
-                    return None  # the complete search saw every branch
-            if searcher is not None:
-                if _bounded(searcher.step, model, deadline, limit):
-                    return searcher.solution()
-            elif lines is None:
-                member.done.wait(POLL)  # type: ignore[union-attr]
-            if lines is not None:  # as much time as the others had, at least one chunk
-                until = 2 * time.monotonic() - others
-                while True:
-                    found = lines.step()
-                    if found:
-                        return (lines.columns(),)
-                    if found is False:
-                        return None  # complete too: every branch seen
-                    if time.monotonic() >= until:
-                        break
-            if deadline is not None and time.monotonic() >= deadline:
-                _out_of_time(limit)
-    finally:
-        if member is not None:
-            member.stop()
+            found = self.lines.step()
+            if found:
+                return (self.lines.columns(),)
+            if found is False:
+                return None  # complete too: every branch seen
+            if time.monotonic() >= until:
+                return _GOING_ON
 
 
 def _small(model: Problem, limit: float | None) -> Columns | None:

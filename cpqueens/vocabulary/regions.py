@@ -182,71 +182,8 @@ class RegionPuzzle:
         if not isinstance(text, str):
             raise TypeError(f"a puzzle grid must be a str, got {type(text).__name__}")
         lines = ANSI_COLOUR.sub("", text.removeprefix("\ufeff")).splitlines()
-        header: dict[str, Any] = {"stars": None, "diagonals": False}
-        grid_lines: list[tuple[int, str]] = []
-        for number, line in enumerate(lines, start=1):
-            stripped = line.strip()
-            if not stripped:
-                if grid_lines and any(rest.strip() for rest in lines[number:]):
-                    raise ValueError(f"line {number}, column 1: a blank line inside the grid")
-                continue
-            word = stripped.split()[0].lower()
-            if not grid_lines and word in ("stars", "diagonals"):
-                match = re.fullmatch(r"stars\s*[:=]?\s*(\d+)", stripped, re.IGNORECASE)
-                if word == "stars" and match:
-                    header["stars"] = int(match.group(1))
-                elif word == "diagonals" and stripped.lower() == "diagonals":
-                    header["diagonals"] = True
-                else:
-                    raise ValueError(
-                        f"line {number}, column 1: cannot read the header {stripped!r}: "
-                        "expected 'stars K' or 'diagonals'"
-                    )
-                continue
-            if len(grid_lines) == MAX_N:
-                raise ValueError(
-                    f"line {number}, column 1: the grid has more than {MAX_N} rows: a puzzle is "
-                    f"at most {MAX_N}x{MAX_N}"
-                )
-            grid_lines.append((number, line))
-        if not grid_lines:
-            raise ValueError("the puzzle has no grid: expected one region symbol per cell")
-        cells: list[list[str]] = []
-        queens: list[Cell] = []
-        blocked: list[Cell] = []
-        first = grid_lines[0][0]
-        for number, line in grid_lines:
-            row: list[str] = []
-            for column, char in enumerate(line.rstrip(), start=1):
-                if char in " \t":
-                    continue
-                if char in (QUEEN_MARK, BLOCKED_MARK):
-                    if not row or (row and _marked(line, column)):
-                        raise ValueError(
-                            f"line {number}, column {column}: {char!r} must follow a region "
-                            "symbol (it marks that cell)"
-                        )
-                    (queens if char == QUEEN_MARK else blocked).append((len(cells), len(row) - 1))
-                    continue
-                if len(row) >= MAX_N and char in SYMBOLS:
-                    raise ValueError(
-                        f"line {number}, column {column}: row {len(cells) + 1} has more than "
-                        f"{MAX_N} cells: a puzzle is at most {MAX_N}x{MAX_N}"
-                    )
-                if char not in SYMBOLS:
-                    raise ValueError(
-                        f"line {number}, column {column}: {char!r} is not a region symbol: "
-                        f"expected a letter or digit, '{QUEEN_MARK}' (a queen) or "
-                        f"'{BLOCKED_MARK}' (blocked)"
-                    )
-                row.append(char)
-            if cells and len(row) != len(cells[0]):
-                raise ValueError(
-                    f"line {number}, column {_column_of(line, len(cells[0]))}: row "
-                    f"{len(cells) + 1} has {len(row)} cells, expected {len(cells[0])} "
-                    f"like the first row (line {first})"
-                )
-            cells.append(row)
+        header, grid_lines = _header_and_grid(lines)
+        cells, queens, blocked = _grid_cells(grid_lines)
         n = len(cells[0])
         if len(cells) != n:
             number = grid_lines[-1][0]
@@ -583,3 +520,93 @@ def _column_of(line: str, cells: int) -> int:
             if seen > cells:
                 return column
     return len(line.rstrip()) + 1
+
+
+def _header_and_grid(lines: list[str]) -> tuple[dict[str, Any], list[tuple[int, str]]]:
+    """A letter grid's header (``stars K``, ``diagonals``) and its grid lines, numbered."""
+    header: dict[str, Any] = {"stars": None, "diagonals": False}
+    grid_lines: list[tuple[int, str]] = []
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped:
+            if grid_lines and any(rest.strip() for rest in lines[number:]):
+                raise ValueError(f"line {number}, column 1: a blank line inside the grid")
+            continue
+        word = stripped.split()[0].lower()
+        if not grid_lines and word in ("stars", "diagonals"):
+            _read_header(header, number, stripped, word)
+            continue
+        if len(grid_lines) == MAX_N:
+            raise ValueError(
+                f"line {number}, column 1: the grid has more than {MAX_N} rows: a puzzle is "
+                f"at most {MAX_N}x{MAX_N}"
+            )
+        grid_lines.append((number, line))
+    if not grid_lines:
+        raise ValueError("the puzzle has no grid: expected one region symbol per cell")
+    return header, grid_lines
+
+
+def _read_header(header: dict[str, Any], number: int, stripped: str, word: str) -> None:
+    """One header line into ``header``: ``stars K`` or ``diagonals``; else a ValueError."""
+    match = re.fullmatch(r"stars\s*[:=]?\s*(\d+)", stripped, re.IGNORECASE)
+    if word == "stars" and match:
+        header["stars"] = int(match.group(1))
+    elif word == "diagonals" and stripped.lower() == "diagonals":
+        header["diagonals"] = True
+    else:
+        raise ValueError(
+            f"line {number}, column 1: cannot read the header {stripped!r}: "
+            "expected 'stars K' or 'diagonals'"
+        )
+
+
+def _grid_cells(
+    grid_lines: list[tuple[int, str]],
+) -> tuple[list[list[str]], list[Cell], list[Cell]]:
+    """The grid's symbols row by row, its given queens and its blocked cells."""
+    cells: list[list[str]] = []
+    queens: list[Cell] = []
+    blocked: list[Cell] = []
+    first = grid_lines[0][0]
+    for number, line in grid_lines:
+        row = _grid_row(number, line, len(cells), queens, blocked)
+        if cells and len(row) != len(cells[0]):
+            raise ValueError(
+                f"line {number}, column {_column_of(line, len(cells[0]))}: row "
+                f"{len(cells) + 1} has {len(row)} cells, expected {len(cells[0])} "
+                f"like the first row (line {first})"
+            )
+        cells.append(row)
+    return cells, queens, blocked
+
+
+def _grid_row(
+    number: int, line: str, index: int, queens: list[Cell], blocked: list[Cell]
+) -> list[str]:
+    """One grid line's symbols; its marks go to ``queens`` and ``blocked`` (row ``index``)."""
+    row: list[str] = []
+    for column, char in enumerate(line.rstrip(), start=1):
+        if char in " \t":
+            continue
+        if char in (QUEEN_MARK, BLOCKED_MARK):
+            if not row or (row and _marked(line, column)):
+                raise ValueError(
+                    f"line {number}, column {column}: {char!r} must follow a region "
+                    "symbol (it marks that cell)"
+                )
+            (queens if char == QUEEN_MARK else blocked).append((index, len(row) - 1))
+            continue
+        if len(row) >= MAX_N and char in SYMBOLS:
+            raise ValueError(
+                f"line {number}, column {column}: row {index + 1} has more than "
+                f"{MAX_N} cells: a puzzle is at most {MAX_N}x{MAX_N}"
+            )
+        if char not in SYMBOLS:
+            raise ValueError(
+                f"line {number}, column {column}: {char!r} is not a region symbol: "
+                f"expected a letter or digit, '{QUEEN_MARK}' (a queen) or "
+                f"'{BLOCKED_MARK}' (blocked)"
+            )
+        row.append(char)
+    return row

@@ -11,9 +11,9 @@ state natively (:func:`states`) arrives as its decomposition.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.bitmask.dfs import FLAT_MIN_N, MAX_MASK_BITS
 from cpqueens.backends.translate import unsupported
@@ -113,80 +113,124 @@ def compile_plan(model: Problem) -> Plan:
                 f"for this board ({len(rows) * colours * n // 8 // 2**20:,} MiB; at most "
                 f"{MAX_MASK_BITS // 8 // 2**20} MiB): find() searches such a board without them"
             )
-    full = (1 << n) - 1
-    allowed = [[full] * n for _ in range(colours)]
-    offsets: list[set[int]] = [set() for _ in range(colours)]
-    placed: list[tuple[int, int, int]] = []
-    disjoint: set[tuple[int, int]] = set()
-    symmetric: list[LexLeader | Invariant] = []
-    toroidal: set[int] = set()
-    knight: set[int] = set()
-    checks: list[tuple[tuple[int, int], CondNode]] = []
-    rules: list[Regions | NoTouch] = []
+    reading = _Reading(n, colours)
     for constraint in lower(model.constraints, states, n, colours):
-        if isinstance(constraint, AllDifferent):
-            offsets[constraint.colour].add(constraint.offset)
-        elif isinstance(constraint, Forbidden):
-            for row, col in constraint.cells:
-                for masks in allowed:
-                    masks[row] &= ~(1 << col)
-        elif isinstance(constraint, Placed):
-            placed.extend((constraint.colour, row, col) for row, col in constraint.cells)
-        elif isinstance(constraint, Disjoint):
-            group = sorted(constraint.colours)
-            disjoint.update((a, b) for i, a in enumerate(group) for b in group[i + 1 :])
-        elif isinstance(constraint, (LexLeader, Invariant)):
-            symmetric.append(constraint)
-        elif isinstance(constraint, Toroidal):
-            toroidal.add(constraint.colour)
-        elif isinstance(constraint, KnightMoves):
-            knight.add(constraint.colour)
-        elif isinstance(constraint, (Regions, NoTouch)):
-            rules.append(constraint)
-        elif isinstance(constraint, Where):
-            variables = constraint.reads
-            if len(variables) >= 2:
-                checks.append((variables[-1], constraint.condition))
-            elif variables:  # one variable: a mask of the columns that meet the condition
-                colour, row = variables[0]
-                values = [[0] * n for _ in range(colours)]
-                mask = 0
-                for col in range(n):
-                    values[colour][row] = col
-                    if evaluate(constraint.condition, values):
-                        mask |= 1 << col
-                allowed[colour][row] &= mask
-            elif not evaluate(constraint.condition, ()):
-                allowed[0] = [0] * n  # a condition on no variable that is false: no solution
-        else:
+        read = next((_READERS[t] for t in type(constraint).__mro__ if t in _READERS), None)
+        if read is None:
             raise unsupported(NAME, constraint)
-    for colour, row, col in placed:
-        masks = allowed[colour]
-        masks[row] &= 1 << col
-        if n > MAX_COLUMNS:
-            continue  # the DFS rejects the attacks anyway; n masks of n bits each would not fit
-        # The placed queen takes its column and diagonals from every other row:
-        # offset 0 keeps col, -1 keeps col - row, +1 keeps col + row.
-        for other in range(n):
-            if other != row:
-                distance = other - row
-                lines = {0: col, -1: col + distance, 1: col - distance}
-                for offset, target in lines.items():
-                    if offset in offsets[colour] and 0 <= target < n:
-                        masks[other] &= ~(1 << target)
-    plan = Plan(
-        n,
-        tuple(tuple(masks) for masks in allowed),
-        tuple(frozenset(o) for o in offsets),
-        frozenset(disjoint),
-        tuple(symmetric),
-        frozenset(toroidal),
-        frozenset(knight),
-        tuple(checks),
-        tuple(rules),
-        len(checks),
-    )
-    return lowered(plan) if rules and regions_grid(plan) is None else plan
+        read(reading, constraint)
+    reading.place_queens()
+    plan = reading.plan()
+    return lowered(plan) if plan.rules and regions_grid(plan) is None else plan
+
+
+class _Reading:
+    """A plan being read from constraints, one kind at a time (each ``read_*`` method)."""
+
+    def __init__(self, n: int, colours: int) -> None:
+        self.n, self.colours = n, colours
+        full = (1 << n) - 1
+        self.allowed = [[full] * n for _ in range(colours)]
+        self.offsets: list[set[int]] = [set() for _ in range(colours)]
+        self.placed: list[tuple[int, int, int]] = []
+        self.disjoint: set[tuple[int, int]] = set()
+        self.symmetric: list[LexLeader | Invariant] = []
+        self.toroidal: set[int] = set()
+        self.knight: set[int] = set()
+        self.checks: list[tuple[tuple[int, int], CondNode]] = []
+        self.rules: list[Regions | NoTouch] = []
+
+    def read_all_different(self, constraint: AllDifferent) -> None:
+        self.offsets[constraint.colour].add(constraint.offset)
+
+    def read_forbidden(self, constraint: Forbidden) -> None:
+        for row, col in constraint.cells:
+            for masks in self.allowed:
+                masks[row] &= ~(1 << col)
+
+    def read_placed(self, constraint: Placed) -> None:
+        self.placed.extend((constraint.colour, row, col) for row, col in constraint.cells)
+
+    def read_disjoint(self, constraint: Disjoint) -> None:
+        group = sorted(constraint.colours)
+        self.disjoint.update((a, b) for i, a in enumerate(group) for b in group[i + 1 :])
+
+    def read_symmetric(self, constraint: LexLeader | Invariant) -> None:
+        self.symmetric.append(constraint)
+
+    def read_toroidal(self, constraint: Toroidal) -> None:
+        self.toroidal.add(constraint.colour)
+
+    def read_knight(self, constraint: KnightMoves) -> None:
+        self.knight.add(constraint.colour)
+
+    def read_rule(self, constraint: Regions | NoTouch) -> None:
+        self.rules.append(constraint)
+
+    def read_where(self, constraint: Where) -> None:
+        """Two rows or more: checked at the last; one row: a mask of its columns; none: a truth."""
+        n, variables = self.n, constraint.reads
+        if len(variables) >= 2:
+            self.checks.append((variables[-1], constraint.condition))
+        elif variables:  # one variable: a mask of the columns that meet the condition
+            colour, row = variables[0]
+            values = [[0] * n for _ in range(self.colours)]
+            mask = 0
+            for col in range(n):
+                values[colour][row] = col
+                if evaluate(constraint.condition, values):
+                    mask |= 1 << col
+            self.allowed[colour][row] &= mask
+        elif not evaluate(constraint.condition, ()):
+            self.allowed[0] = [0] * n  # a condition on no variable that is false: no solution
+
+    def place_queens(self) -> None:
+        """Each placed queen fixes its row and takes its column and diagonals from the others."""
+        n = self.n
+        for colour, row, col in self.placed:
+            masks = self.allowed[colour]
+            masks[row] &= 1 << col
+            if n > MAX_COLUMNS:
+                continue  # the DFS rejects the attacks anyway; n masks of n bits would not fit
+            # offset 0 keeps col, -1 keeps col - row, +1 keeps col + row.
+            for other in range(n):
+                if other != row:
+                    distance = other - row
+                    lines = {0: col, -1: col + distance, 1: col - distance}
+                    for offset, target in lines.items():
+                        if offset in self.offsets[colour] and 0 <= target < n:
+                            masks[other] &= ~(1 << target)
+
+    def plan(self) -> Plan:
+        """The plan read."""
+        return Plan(
+            self.n,
+            tuple(tuple(masks) for masks in self.allowed),
+            tuple(frozenset(o) for o in self.offsets),
+            frozenset(self.disjoint),
+            tuple(self.symmetric),
+            frozenset(self.toroidal),
+            frozenset(self.knight),
+            tuple(self.checks),
+            tuple(self.rules),
+            len(self.checks),
+        )
+
+
+#: The reading of each kind the engine states natively.
+_READERS: dict[type, Callable[[_Reading, Any], None]] = {
+    AllDifferent: _Reading.read_all_different,
+    Forbidden: _Reading.read_forbidden,
+    Placed: _Reading.read_placed,
+    Disjoint: _Reading.read_disjoint,
+    LexLeader: _Reading.read_symmetric,
+    Invariant: _Reading.read_symmetric,
+    Toroidal: _Reading.read_toroidal,
+    KnightMoves: _Reading.read_knight,
+    Regions: _Reading.read_rule,
+    NoTouch: _Reading.read_rule,
+    Where: _Reading.read_where,
+}
 
 
 def lowered(plan: Plan) -> Plan:
