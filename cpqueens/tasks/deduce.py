@@ -338,54 +338,77 @@ class Deducer:
             if len(inner_units) <= size:
                 continue
             outers = open_units[outer_kind]
-            closed = 0  # free cells in a unit of the outer kind that needs nothing
-            for j, (kind, _) in enumerate(self.kinds):
-                if kind == outer_kind and need[j] <= 0:
-                    closed |= free[j]
-            touch = {}  # inner unit -> the outer units its free cells meet (a bit per outer)
-            for i in inner_units:
-                if free[i] & closed:
-                    touch[i] = -1
-                    continue
-                bits = 0
-                for position, j in enumerate(outers):
-                    if free[i] & free[j]:
-                        bits |= 1 << position
-                touch[i] = bits
+            touch = self._touches(inner_units, outers, outer_kind, need, free)
             usable = [i for i in inner_units if 0 <= touch[i] and touch[i].bit_count() <= size]
             for group, met in _groups(usable, touch, size):
                 self.tick()
-                if met.bit_count() == size:
-                    outer = [outers[p] for p in range(len(outers)) if met >> p & 1]
-                    if sum(need[i] for i in group) != sum(need[j] for j in outer):
-                        continue
-                    mine = 0
-                    for i in group:
-                        mine |= free[i]
-                    there = 0
-                    for j in outer:
-                        there |= free[j]
-                    crossed = there & ~mine
-                    if not crossed:
-                        continue
-                    self.crossed |= crossed
-                    if self.recording:
-                        inner_names = " and ".join(self.label(i) for i in group)
-                        outer_names = " and ".join(self.label(j) for j in outer)
-                        verb = "lies" if size == 1 else "lie"
-                        many = crossed.bit_count()
-                        text = (
-                            f"{inner_names} {verb} within {outer_names}: cross out the other "
-                            f"{many} cell{'s' if many > 1 else ''} there"
-                        )
-                    else:
-                        text = ""
-                    self.record(
-                        "confined" if size == 1 else "confined group", 2 if size == 1 else 3,
-                        text, crossed=crossed,
-                    )  # fmt: skip
+                if met.bit_count() == size and self._claim(group, met, outers, need, free, size):
                     return True
         return False
+
+    def _touches(
+        self,
+        inner_units: list[int],
+        outers: list[int],
+        outer_kind: str,
+        need: list[int],
+        free: list[int],
+    ) -> dict[int, int]:
+        """Inner unit -> the outer units its free cells meet (a bit per outer; -1: a closed one)."""
+        closed = 0  # free cells in a unit of the outer kind that needs nothing
+        for j, (kind, _) in enumerate(self.kinds):
+            if kind == outer_kind and need[j] <= 0:
+                closed |= free[j]
+        touch = {}
+        for i in inner_units:
+            if free[i] & closed:
+                touch[i] = -1
+                continue
+            bits = 0
+            for position, j in enumerate(outers):
+                if free[i] & free[j]:
+                    bits |= 1 << position
+            touch[i] = bits
+        return touch
+
+    def _claim(
+        self,
+        group: tuple[int, ...],
+        met: int,
+        outers: list[int],
+        need: list[int],
+        free: list[int],
+        size: int,
+    ) -> bool:
+        """Cross out the outer units' cells the group does not use, if they need the same."""
+        outer = [outers[p] for p in range(len(outers)) if met >> p & 1]
+        if sum(need[i] for i in group) != sum(need[j] for j in outer):
+            return False
+        mine = 0
+        for i in group:
+            mine |= free[i]
+        there = 0
+        for j in outer:
+            there |= free[j]
+        crossed = there & ~mine
+        if not crossed:
+            return False
+        self.crossed |= crossed
+        text = ""
+        if self.recording:
+            inner_names = " and ".join(self.label(i) for i in group)
+            outer_names = " and ".join(self.label(j) for j in outer)
+            verb = "lies" if size == 1 else "lie"
+            many = crossed.bit_count()
+            text = (
+                f"{inner_names} {verb} within {outer_names}: cross out the other "
+                f"{many} cell{'s' if many > 1 else ''} there"
+            )
+        self.record(
+            "confined" if size == 1 else "confined group", 2 if size == 1 else 3,
+            text, crossed=crossed,
+        )  # fmt: skip
+        return True
 
     def trial(self) -> bool:
         """Level 3: a cell whose queen would leave some unit without room is crossed out.

@@ -253,41 +253,58 @@ def _grow_regions(
     hungry = [g for g in range(n) if held[g] < k]
     while hungry:
         g = rng.choice(hungry)
-        start = [(r, c) for r in range(n) for c in range(n) if grid[r][c] == g]
-        came: dict[Cell, Cell | None] = {cell: None for cell in start}
-        todo = list(start)
-        rng.shuffle(todo)
-        target = None
-        cell: Cell | None
-        while todo and target is None:
-            step = []
-            for cell in todo:
-                for x in _neighbours(n, cell):
-                    if x in came or grid[x[0]][x[1]] != -1:
-                        continue
-                    came[x] = cell
-                    if x in queens:
-                        target = x
-                        break
-                    step.append(x)
-                if target is not None:
-                    break
-            rng.shuffle(step)
-            todo = step
-        if target is None:
+        path = _path_to_a_queen(n, grid, g, queens, rng)
+        if path is None:
             return None
-        cell = target
-        while cell is not None and grid[cell[0]][cell[1]] == -1:
-            grid[cell[0]][cell[1]] = g
-            cell = came[cell]
+        for r, c in path:
+            grid[r][c] = g
         held[g] += 1
         hungry = [g for g in range(n) if held[g] < k]
+    return grid if _fill(n, grid, rng) else None
+
+
+def _path_to_a_queen(
+    n: int, grid: list[list[int]], g: int, queens: set[Cell], rng: random.Random
+) -> list[Cell] | None:
+    """The free cells from region ``g`` to the nearest unclaimed queen, breadth first; or None."""
+    start = [(r, c) for r in range(n) for c in range(n) if grid[r][c] == g]
+    came: dict[Cell, Cell | None] = {cell: None for cell in start}
+    todo = list(start)
+    rng.shuffle(todo)
+    target = None
+    while todo and target is None:
+        step = []
+        for cell in todo:
+            for x in _neighbours(n, cell):
+                if x in came or grid[x[0]][x[1]] != -1:
+                    continue
+                came[x] = cell
+                if x in queens:
+                    target = x
+                    break
+                step.append(x)
+            if target is not None:
+                break
+        rng.shuffle(step)
+        todo = step
+    if target is None:
+        return None
+    path = []
+    here: Cell | None = target
+    while here is not None and grid[here[0]][here[1]] == -1:
+        path.append(here)
+        here = came[here]
+    return path
+
+
+def _fill(n: int, grid: list[list[int]], rng: random.Random) -> bool:
+    """Grow every region in turn into the free cells next to it; False if one is stuck."""
     frontier = [[(r, c) for r in range(n) for c in range(n) if grid[r][c] == g] for g in range(n)]
     left = sum(row.count(-1) for row in grid)
     while left:
         growing = [g for g in range(n) if frontier[g]]
         if not growing:
-            return None
+            return False
         g = rng.choice(growing)  # each region grows as often as any other: even sizes
         cell = rng.choice(frontier[g])
         options = [x for x in _neighbours(n, cell) if grid[x[0]][x[1]] == -1]
@@ -298,7 +315,7 @@ def _grow_regions(
         grid[r][c] = g
         frontier[g].append((r, c))
         left -= 1
-    return grid
+    return True
 
 
 def _make_unique(
