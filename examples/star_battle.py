@@ -37,10 +37,10 @@ stars = puzzle.solve()
 found = puzzle.cross_check(limit=2, backends=("bitmask", "cpsat"))
 as_cells = [tuple(q[:2] for q in s) for s in cpqueens.model(puzzle).solutions()]
 if as_cells != [stars] or found != 1:
-    raise SystemExit(f"the engines disagree: {found} solution(s), the cell model's {as_cells}")
+    raise SystemExit(f"the engines disagree: {found} solutions, the statement's {as_cells}")
 print(
-    f"{puzzle.n}x{puzzle.n}, {puzzle.stars} stars: {found} solution(s) "
-    "(the compiled search, CP-SAT and the cell model agree)"
+    f"{puzzle.n}x{puzzle.n}, {puzzle.stars} stars: {found} solution{'' if found == 1 else 's'} "
+    "(the compiled search, CP-SAT and the statement agree)"
 )
 print(puzzle.draw(stars))
 print(f"difficulty: {puzzle.rate()}")

@@ -365,13 +365,13 @@ def test_expressions_of_another_model_are_refused():
         small.q[0] + large.q[1]
     assert str(raised.value) == (
         "q0[0] + q0[1] mixes variables of two models: "
-        "a 6x6 board with 1 colour(s) and a 8x8 board with 1 colour(s)"
+        "a 6x6 board with 1 colour and a 8x8 board with 1 colour"
     )
     with pytest.raises(ValueError) as raised:
         small.where(large.q[0] < 3)
     assert str(raised.value) == (
         "the condition q0[0] < 3 is over the variables of another model "
-        "(a 8x8 board with 1 colour(s)), not this 6x6 board with 1 colour(s): "
+        "(a 8x8 board with 1 colour), not this 6x6 board with 1 colour: "
         "build it from this model's q"
     )
     with pytest.raises(TypeError) as raised:

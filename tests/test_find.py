@@ -208,7 +208,7 @@ def test_verify_names_the_broken_constraint():
     assert verify.violation(m.columns(), ((2, 0, 3, 1), (2, 0, 3, 1))) == (
         "Disjoint(colours 0, 1: no shared cell) fails: two colours share a cell in row 0"
     )
-    assert verify.violation(m.columns(), ((2, 0, 3, 1),)) == "1 colour(s) of queens, expected 2"
+    assert verify.violation(m.columns(), ((2, 0, 3, 1),)) == "1 colour of queens, expected 2"
     assert verify.violation(m.columns(), ((2, 0, 3, 4), (1, 3, 0, 2))) == (
         "colour 0, row 3: column 4 is not in 0..3"
     )

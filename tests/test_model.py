@@ -28,7 +28,7 @@ def test_constraints_state_the_whole_problem():
 def test_str_lists_the_constraints():
     text = str(cpqueens.model(4, blocked=[(0, 1)], colours=2, placed=[(1, 3)]))
     assert text.splitlines() == [
-        "Model: 4x4 board, 2 colour(s) of 4 queens",
+        "Model: 4x4 board, 2 colours of 4 queens",
         "  AllDifferent(q0[r] for every row r)",
         "  AllDifferent(q0[r] + r for every row r)",
         "  AllDifferent(q0[r] - r for every row r)",

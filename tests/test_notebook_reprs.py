@@ -36,7 +36,7 @@ def test_model_html_lists_every_constraint():
     cells = [code.text for code in root.iter("code")]
     assert cells == [str(c) for c in m.constraints]
     assert "q0[0] &lt; q0[4]" in summary
-    assert "5x5 board, 1 colour(s)" in summary and "1 blocked cell(s)" in summary
+    assert "5x5 board, 1 colour of 5 queens" in summary and "1 blocked cell," in summary
     assert "symmetries: identity</p>" in summary
     # Notebooks prefer HTML to SVG: the summary carries the board too.
     assert len(elements(summary, "rect", "square")) == 25

@@ -191,7 +191,7 @@ def test_a_count_cut_off_by_time_is_an_error_not_a_number():
 
 def test_the_model_prints_as_mathematics():
     text = str(cpqueens.cells(5, blocked=[(0, 0)], dominating=True, independent=False))
-    assert "5x5 board, queen lines, 1 blocked cells" in text
+    assert "5x5 board, queen lines, 1 blocked cell;" in text
     assert ">= 1 over each free cell" in text
 
 

@@ -178,7 +178,7 @@ def test_a_time_limit_ends_a_huge_count(engine):
         ROWS_14.count(backend=engine, time_limit=0.3)
     message = str(caught.value)
     assert message.startswith("the time limit of 0.3 s ended the search before it was complete; ")
-    assert message.endswith(" solution(s) found by then")
+    assert re.search(r"; [0-9,]+ solutions? found by then$", message)
 
 
 def test_a_time_limit_while_orientations_are_compared_names_solutions(monkeypatch, kernel):
@@ -757,7 +757,7 @@ def test_generate_refuses_at_once_what_it_cannot_make():
             "(two neighbouring rows hold at most 31 stars, 40 needed): expected a size of at "
             "least 79",
         ),
-        (30, 6, "this 30x30 puzzle with 6 star(s) has 5,313,000 of them, more than its 524,288"),
+        (30, 6, "this 30x30 puzzle with 6 stars has 5,313,000 of them, more than its 524,288"),
         (10, 2, "no puzzle with 2 stars (and no given queens) is easy"),
     ):
         with pytest.raises(ValueError, match=re.escape(message)):

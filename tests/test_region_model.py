@@ -221,7 +221,7 @@ def test_print_and_constraints():
     m = cpqueens.model(4, regions=[[0, 0, 1, 1], [0, 2, 2, 1], [3, 2, 2, 1], [3, 3, 3, 1]])
     m = cpqueens.model(4, regions=m.statement.regions, no_touch=True, diagonals=False)
     assert str(m).splitlines() == [
-        "Model: 4x4 board, 1 colour(s) of 4 queens (no diagonals: rows and columns attack)",
+        "Model: 4x4 board, 1 colour of 4 queens (no diagonals: rows and columns attack)",
         "  AllDifferent(q0[r] for every row r)",
         "  Regions(one q0 queen per region: AABB/ACCB/DCCB/DDDB)",
         "  NoTouch(no two q0 queens touch)",

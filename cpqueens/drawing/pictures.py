@@ -139,7 +139,8 @@ def rectangle_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="{-margin} {-margin} {wide + margin} {high + margin}" '
         f'width="{width}" height="{height}">',
-        f"<title>{shape} board, {len(blocked)} blocked cell(s), {len(queens)} queen(s)</title>",
+        f"<title>{shape} board, {len(blocked)} blocked {'cell' if len(blocked) == 1 else 'cells'}, "
+        f"{len(queens)} {'queen' if len(queens) == 1 else 'queens'}</title>",
     ]
     for row in range(rows):
         for col in range(cols):

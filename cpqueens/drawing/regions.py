@@ -116,7 +116,8 @@ def svg(puzzle: RegionPuzzle, queens: Iterable[Cell] = (), size: int | None = No
     width = size if size is not None else min(side, 450)
     shown = sorted({*puzzle.queens, *queens})
     title = (
-        f"{n}x{n} region puzzle, {puzzle.stars} per row, column and region, {len(shown)} queen(s)"
+        f"{n}x{n} region puzzle, {puzzle.stars} per row, column and region, "
+        f"{len(shown)} {'queen' if len(shown) == 1 else 'queens'}"
     )
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 {side + 4} {side + 4}" '

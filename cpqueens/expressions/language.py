@@ -55,7 +55,8 @@ Shape = tuple[int, int]
 def _shape_text(shape: Shape) -> str:
     if shape[1] < 0:  # the cell level: (rows, -columns)
         return f"{shape[0]}x{-shape[1]} board of cells"
-    return f"{shape[0]}x{shape[0]} board with {shape[1]} colour(s)"
+    colours = "1 colour" if shape[1] == 1 else f"{shape[1]} colours"
+    return f"{shape[0]}x{shape[0]} board with {colours}"
 
 
 def _join(left: Shape | None, right: Shape | None, what: str) -> Shape | None:

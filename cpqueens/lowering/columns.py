@@ -34,7 +34,7 @@ def column_form(statement: Statement) -> Problem | None:
 
     >>> from cpqueens.vocabulary.cells import CellBoard
     >>> print(column_form(Statement(CellBoard(4, 4, attack="king"))))
-    Model: 4x4 board, 1 colour(s) of 4 queens (no diagonals: rows and columns attack)
+    Model: 4x4 board, 1 colour of 4 queens (no diagonals: rows and columns attack)
       AllDifferent(q0[r] for every row r)
       NoTouch(no two q0 queens touch)
     """

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from cpqueens.vocabulary.constraints import Where
 from cpqueens.vocabulary.limits import MAX_CONSTANT, constants_beyond
 from cpqueens.vocabulary.statement import Statement
+from cpqueens.words import plural
 
 
 def checked(statement: Statement, conditions: Iterable[object], keeps: object) -> list[Where]:
@@ -60,6 +61,6 @@ def _check_shape(statement: Statement, condition: object) -> None:
         n, other = shape
         raise ValueError(
             f"the condition {condition} is over the variables of another model "
-            f"(a {n}x{n} board with {other} colour(s)), not this {rows}x{cols} "
-            f"board with {colours} colour(s): build it from this model's q"
+            f"(a {n}x{n} board with {plural(other, 'colour')}), not this {rows}x{cols} "
+            f"board with {plural(colours, 'colour')}: build it from this model's q"
         )

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from cpqueens.words import plural
+
 if TYPE_CHECKING:
     from cpqueens.clock import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
@@ -271,7 +273,7 @@ class Deducer:
             self.crossed |= 1 << (r * n + c)
         if self.p.blocked:
             self.record(
-                "blocked", 1, f"{len(self.p.blocked)} blocked cell(s) are crossed out",
+                "blocked", 1, f"{plural(len(self.p.blocked), 'blocked cell')} crossed out",
                 crossed=self.crossed,
             )  # fmt: skip
         yours = 0

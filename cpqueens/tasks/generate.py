@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from cpqueens.backends.bitmask import regions as regions_bitmask
 from cpqueens.tasks.deduce import Deducer
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     from cpqueens.clock import Deadline
@@ -71,7 +72,7 @@ def generate(
         raise ValueError(f"cannot generate this puzzle: {reason.split(', and ')[-1]}")
     if regions_bitmask.count(free, 1, deadline=deadline) == 0:
         raise ValueError(
-            f"no {size}x{size} grid holds {stars} star(s) in every row and column with "
+            f"no {size}x{size} grid holds {plural(stars, 'star')} in every row and column with "
             "none touching: expected a larger size"
         )
     rng = random.Random(seed)
@@ -102,7 +103,7 @@ def generate(
             assert regions_bitmask.count(puzzle, 2, deadline=deadline) == 1
         return puzzle, tuple(sorted(solution))
     raise ValueError(
-        f"no {size}x{size} puzzle with {stars} star(s)"
+        f"no {size}x{size} puzzle with {plural(stars, 'star')}"
         + (f" rated {difficulty!r}" if difficulty else "")
         + f" in {attempts} attempt{'s' if attempts > 1 else ''}; try another seed or more attempts"
     )
@@ -119,7 +120,7 @@ def _check_room(n: int, k: int) -> None:
     least = 4 * k - 1  # odd: every even size from 4k holds too
     if n < least:
         raise ValueError(
-            f"no {n}x{n} grid holds {k} star(s) in every row and column with none touching "
+            f"no {n}x{n} grid holds {plural(k, 'star')} in every row and column with none touching "
             f"(two neighbouring rows hold at most {(n + 1) // 2} stars, {2 * k} needed): "
             f"expected a size of at least {least}"
         )

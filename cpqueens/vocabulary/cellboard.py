@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Literal
 
 from cpqueens.vocabulary.geometry import RECTANGLE_TRANSFORMS, SQUARE_ONLY
+from cpqueens.words import plural
 
 Cell = tuple[int, int]
 Attack = Literal["queen", "rook", "king", "bishop"]
@@ -243,5 +244,5 @@ class CellBoard:
         if not self.touch and self.attack != "king":
             words.append("plus king steps (no two touching)")
         if self.blocked:
-            words.append(f"{len(self.blocked)} blocked cells")
+            words.append(plural(len(self.blocked), "blocked cell"))
         return ", ".join(words)

@@ -25,6 +25,7 @@ from cpqueens.vocabulary.constraints import (
 )
 from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES
 from cpqueens.vocabulary.limits import check_queens
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     pass
@@ -121,7 +122,9 @@ class Problem:
         return tuple(name for name in BOARD_SYMMETRIES if name in kept)
 
     def __str__(self) -> str:
-        head = f"Model: {self.n}x{self.n} board, {self.colours} colour(s) of {self.n} queens"
+        head = (
+            f"Model: {self.n}x{self.n} board, {plural(self.colours, 'colour')} of {self.n} queens"
+        )
         if not self.diagonals:
             head += " (no diagonals: rows and columns attack)"
         return "\n".join([head, *(f"  {c}" for c in self.constraints)])

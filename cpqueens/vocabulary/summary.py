@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from cpqueens.drawing import pictures as drawing
 from cpqueens.vocabulary.constraints import Placed
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     from cpqueens.vocabulary.problem import Problem
@@ -53,13 +54,14 @@ def html_summary(problem: Problem) -> str:
     >>> from cpqueens.vocabulary.problem import Problem
     >>> summary = html_summary(Problem(Board(4)))
     >>> print(next(line for line in summary.splitlines() if line.startswith("<p>")))
-    <p><strong>Model</strong>: 4x4 board, 1 colour(s) of 4 queens, 0 blocked cell(s), 0 placed queen(s), 3 constraint(s); symmetries: identity, rot90, rot180, rot270, mirror, flip, diagonal, antidiagonal</p>
+    <p><strong>Model</strong>: 4x4 board, 1 colour of 4 queens, 0 blocked cells, 0 placed queens, 3 constraints; symmetries: identity, rot90, rot180, rot270, mirror, flip, diagonal, antidiagonal</p>
     """  # noqa: E501
     n, constraints = problem.n, problem.constraints
     head = (
-        f"<strong>Model</strong>: {n}x{n} board, {problem.colours} colour(s) of {n} queens, "
-        f"{len(problem.board.blocked)} blocked cell(s), {len(placed_queens(problem))} placed "
-        f"queen(s), {len(constraints)} constraint(s); "
+        f"<strong>Model</strong>: {n}x{n} board, {plural(problem.colours, 'colour')} of {n} "
+        f"queens, {plural(len(problem.board.blocked), 'blocked cell')}, "
+        f"{plural(len(placed_queens(problem)), 'placed queen')}, "
+        f"{plural(len(constraints), 'constraint')}; "
         f"symmetries: {', '.join(problem.symmetries())}"
     )
     rows = [

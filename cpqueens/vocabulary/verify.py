@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from cpqueens.errors import InvalidSolutionError
 from cpqueens.vocabulary.constraints import ConstraintKind
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     from cpqueens.vocabulary.problem import Problem
@@ -24,7 +25,7 @@ def _shape(model: Problem, by_colour: Columns) -> str | None:
     """What is wrong with the shape: not one int column in 0..n-1 per row and colour."""
     n = model.n
     if len(by_colour) != model.colours:
-        return f"{len(by_colour)} colour(s) of queens, expected {model.colours}"
+        return f"{plural(len(by_colour), 'colour')} of queens, expected {model.colours}"
     for colour, columns in enumerate(by_colour):
         if len(columns) != n:
             return f"colour {colour} has {len(columns)} queens, expected {n}"

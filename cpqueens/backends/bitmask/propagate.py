@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cpqueens.words import plural
+
 if TYPE_CHECKING:
     from cpqueens.clock import Deadline
 
@@ -90,7 +92,7 @@ def search(
             return None
         if deadline is not None and not tried & DEADLINE_NODES and deadline.left() == 0:
             error = deadline.error()
-            raise type(error)(f"{error}; {len(found):,} solution(s) found by then")
+            raise type(error)(f"{error}; {plural(len(found), 'solution')} found by then")
         settled = _settle(board, need, units, kill, member)
         if settled is None:
             continue

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.bitmask import propagate
 from cpqueens.errors import NotSupportedError
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     import numpy as np
@@ -70,7 +71,7 @@ def refuses(puzzle: RegionPuzzle) -> str | None:
         return None
     return (
         f"the bitmask engine lists every row's star placements, and this {puzzle.n}x{puzzle.n} "
-        f"puzzle with {puzzle.stars} star(s) has {total:,} of them, more than its "
+        f"puzzle with {plural(puzzle.stars, 'star')} has {total:,} of them, more than its "
         f"{MAX_CANDIDATES:,}: expected backend 'cpsat' (or 'auto')"
     )
 
@@ -462,7 +463,7 @@ def search_masks(
 def partial(deadline: Deadline, found: int) -> Exception:
     """The deadline's error, with the number of solutions found before it."""
     error = deadline.error()
-    return type(error)(f"{error}; {found:,} solution(s) found by then")
+    return type(error)(f"{error}; {plural(found, 'solution')} found by then")
 
 
 def count(puzzle: RegionPuzzle, limit: int | None = None, deadline: Deadline | None = None) -> int:

@@ -33,6 +33,7 @@ from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -465,7 +466,7 @@ def _enumerate(
         if deadline is not None:  # stating the model counted against the limit too
             deadline.check()
     except IncompleteSearchError as error:
-        raise IncompleteSearchError(f"{error}; 0 solution(s) found by then") from None
+        raise IncompleteSearchError(f"{error}; 0 solutions found by then") from None
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # parallel enumeration loses solutions
     solver.parameters.enumerate_all_solutions = True
@@ -484,7 +485,9 @@ def _enumerate(
     status = run(solver, cp, Collect())
     if seen != limit and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         if deadline is not None:  # the solver's time limit was the deadline's
-            raise IncompleteSearchError(f"{deadline.error()}; {seen:,} solution(s) found by then")
+            raise IncompleteSearchError(
+                f"{deadline.error()}; {plural(seen, 'solution')} found by then"
+            )
         raise IncompleteSearchError(
             f"CP-SAT stopped after {seen} solutions before it had seen them all "
             f"({solver.status_name(status)}): no count"

@@ -23,6 +23,7 @@ from cpqueens.vocabulary.constraints import (
     Placed,
     Where,
 )
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     from cpqueens.backends.outcome import Outcome, Progress
@@ -106,7 +107,9 @@ class PyConstraint(Engine):
         except IncompleteSearchError as error:
             if "found by then" in str(error):
                 raise
-            raise IncompleteSearchError(f"{error}; {total:,} solution(s) found by then") from None
+            raise IncompleteSearchError(
+                f"{error}; {plural(total, 'solution')} found by then"
+            ) from None
         return total
 
     def cell_solutions(

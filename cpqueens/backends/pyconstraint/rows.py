@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.expressions import evaluate, reads
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     from cpqueens.clock import Deadline
@@ -192,4 +193,4 @@ def solutions(
             if limit is not None and total >= limit:
                 return
     except IncompleteSearchError as error:
-        raise IncompleteSearchError(f"{error}; {total:,} solution(s) found by then") from None
+        raise IncompleteSearchError(f"{error}; {plural(total, 'solution')} found by then") from None
