@@ -216,8 +216,8 @@ def test_cli_exists_says_yes_or_no(tmp_path):
 def test_cli_exists_bad_input_is_one_line(tmp_path):
     cases = [
         (("exists", "0"), 1, "cpqueens: error: board size n must be an int >= 1, got 0\n"),
-        (("exists", "8", "--time-limit", "0"),
-         1, "cpqueens: error: time_limit must be None or a number of seconds > 0, got 0.0\n"),
+        (("exists", "8", "--time-limit", "0"), 2, "cpqueens exists: error: argument --time-limit: "
+         "expected a number of seconds > 0, got '0'\n"),
         (("exists", "8", "--unique"), 2, "cpqueens: error: unrecognized arguments: --unique\n"),
         (("exists",), 2, "cpqueens: error: give the board size N or a board file with --board\n"),
     ]  # fmt: skip

@@ -135,7 +135,14 @@ def test_a_time_limit_that_ends_before_any_solution_names_the_limit():
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({"time_limit": float("nan")}, "time_limit must be a number of seconds > 0, got nan"),
+        (
+            {"time_limit": float("nan")},
+            "time_limit must be None or a number of seconds > 0, got nan",
+        ),
+        (
+            {"time_limit": float("inf")},
+            "time_limit must be None or a number of seconds > 0, got inf",
+        ),
         ({"workers": 10**6}, "workers must be an int from 1 to 64 (the solver's threads)"),
     ],
 )

@@ -211,11 +211,13 @@ def test_a_time_limit_ends_a_huge_count_with_one_line(tmp_path):
     result = run("count", "rows.txt", "--time-limit", "1", "--backend", "cpsat", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr.startswith("cpqueens: error: the time limit of 1 s ended the search")
-    result = run("count", "rows.txt", "--time-limit", "0", cwd=tmp_path)
-    assert (result.returncode, result.stderr) == (
-        1,
-        "cpqueens: error: time_limit must be None or a number of seconds > 0, got 0.0\n",
-    )
+    for bad in ("0", "inf", "nan"):  # the same refusal from every verb
+        result = run("count", "rows.txt", "--time-limit", bad, cwd=tmp_path)
+        assert (result.returncode, result.stderr) == (
+            2,
+            "cpqueens puzzle count: error: argument --time-limit: expected a number of seconds "
+            f"> 0, got '{bad}'\n",
+        )
 
 
 @pytest.mark.slow

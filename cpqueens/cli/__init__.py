@@ -36,7 +36,10 @@ def _terminate(signum: int, frame: object) -> NoReturn:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except Exception as error:  # a defect in the parser's own making: not the user's
+        return _internal(error)
     args = parser.parse_args(argv)
     if getattr(args, "board", "") is None and getattr(args, "n", "") is None:
         parser.error("give the board size N or a board file with --board")

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from cpqueens.backends import BackendName
 
 from cpqueens.cli.reader import UsageError, read_board
-from cpqueens.cli.types import examples_for, queen, take_negative_cells, workers_count
+from cpqueens.cli.types import examples_for, queen, seconds, take_negative_cells, workers_count
 
 SCHEDULER_TIMEOUT = 10
 
@@ -213,7 +213,7 @@ def add_any_options(solve: argparse.ArgumentParser) -> None:
         solve.add_argument(
             "--time-limit",
             metavar="S",
-            type=float,
+            type=seconds,
             help="give up after S seconds: an error, never a partial answer",
         )
 
@@ -350,7 +350,7 @@ def add_counting(commands: Any) -> None:
     count.add_argument(
         "--time-limit",
         metavar="S",
-        type=float,
+        type=seconds,
         help="give up after S seconds: an error, never a partial count",
     )
     count.add_argument(
@@ -388,7 +388,7 @@ def add_counting(commands: Any) -> None:
     exists.add_argument(
         "--time-limit",
         metavar="S",
-        type=float,
+        type=seconds,
         help="give up after S seconds: an error, never an unproven answer",
     )
     exists.set_defaults(run=run_exists)

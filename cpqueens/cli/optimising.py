@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     pass
 
 from cpqueens.cli.reader import UsageError, read_board
+from cpqueens.cli.types import seconds
 
 OPTIMIZE_EXAMPLES = """\
 examples:
@@ -26,13 +27,6 @@ examples:
 
 def add_optimize(commands: Any) -> None:
     """The ``optimize`` command: the most or fewest queens on cells, proved optimal."""
-
-    def seconds(text: str) -> float:
-        value = float(text)
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text!r}")
-        return value
-
     parser = commands.add_parser(
         "optimize",
         help="the most or fewest queens: domination, peaceable armies, independence",

@@ -21,7 +21,7 @@ from cpqueens.cli.reader import (
     read_source,
     write_output,
 )
-from cpqueens.cli.types import cell
+from cpqueens.cli.types import cell, seconds
 
 PUZZLE_EXAMPLES = """\
 examples:
@@ -75,7 +75,7 @@ def add_puzzle_commands(commands: Any) -> None:
         parser.add_argument(
             "--time-limit",
             metavar="S",
-            type=float,
+            type=seconds,
             help="give up after S seconds: an error, never a partial answer",
         )
 
@@ -192,8 +192,9 @@ def run_puzzle_solve(args: argparse.Namespace) -> int:
         if not found:
             print(f"cpqueens: {where}no solution", file=sys.stderr)
             code = 1
-            if args.format == "json" and several:
-                outputs.append(json.dumps({"queens": None}))
+            if several:  # one answer per puzzle, in order: this one's says so in place
+                none = json.dumps({"queens": None}) if args.format == "json" else "no solution"
+                outputs.append(none)
             continue
         if len(found) > 1:
             print(

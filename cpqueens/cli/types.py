@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 
 EXAMPLES = """\
@@ -85,3 +86,14 @@ def take_negative_cells(parser: argparse.ArgumentParser) -> None:
     """
     numbers = parser._negative_number_matcher.pattern
     parser._negative_number_matcher = re.compile(rf"(?:{numbers})|^-\d+,-?\d+(?:,-?\d+)?$")
+
+
+def seconds(text: str) -> float:
+    """Read ``--time-limit S``: a finite number of seconds > 0, the same check for every verb."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value

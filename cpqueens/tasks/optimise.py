@@ -33,6 +33,7 @@ from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies.planner import cell_engine
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import CellProblem, Piece
+from cpqueens.vocabulary.checks import check_time_limit
 
 Status = Literal["optimal", "feasible", "infeasible"]
 #: (value, bound, seconds) of each better solution found.
@@ -153,12 +154,7 @@ def optimise(
     ``engine`` is the one the planner chose ("python-constraint" steps the
     size instead, proving each step by exhausting the next: small boards only).
     """
-    if time_limit is not None and (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, (int, float))
-        or not time_limit > 0  # NaN too
-    ):
-        raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
+    time_limit = check_time_limit(time_limit)  # the same check as every verb's: inf, NaN refused
     if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= MAX_WORKERS:
         raise ValueError(
             f"workers must be an int from 1 to {MAX_WORKERS} (the solver's threads), "

@@ -319,12 +319,24 @@ class Puzzle(RegionPuzzle):
         return ("no solution", "needs search", "several solutions")[len(found)]
 
     def verify(self, queens: Iterable[Cell]) -> list[str]:
-        """Every rule a player's answer breaks (an empty list: it solves the puzzle).
+        r"""Every rule a player's answer breaks (an empty list: it solves the puzzle).
 
-        The same words as :meth:`violations`, cells 0-based ``(row, col)``;
-        a cell off the grid or not a pair is a ValueError.
+        The same words as :meth:`violations`, cells 0-based ``(row, col)``; a
+        queen given twice is a broken rule too (one cell holds one queen); a
+        cell off the grid or not a pair is a ValueError.
+
+        >>> p = Puzzle.parse("AB\nBB")
+        >>> p.verify([(0, 0), (0, 0)])[0]
+        'the queen at (0, 0) is given 2 times: a cell holds one queen'
         """
-        return self.violations(_player(self, queens, given_ok=True))
+        listed: list[Cell] = [tuple(cell) for cell in queens]  # type: ignore[misc]
+        cells = _player(self, listed, given_ok=True)
+        twice = [
+            f"the queen at {cell} is given {listed.count(cell)} times: a cell holds one queen"
+            for cell in cells
+            if listed.count(cell) > 1
+        ]
+        return twice + self.violations(cells)
 
     # -- reading screenshots -----------------------------------------------------
 
