@@ -22,6 +22,11 @@ machine is shared: the load averages go into the results.
 Writes benchmarks/RESULTS-holes.md.
 
     python benchmarks/bench_holes.py [--repeats 3] [--only holes4,corners,placed2,free17,free16]
+
+``--near-misses`` times issue 39's three rows instead (free n = 18 against Takahashi,
+goal 2x; n = 19 with two placed queens against the plain C DFS, goal 2x; n = 17 with
+the four corners blocked, goal 8x) and writes them as the "Counting near misses"
+section of benchmarks/RESULTS-frontier.md.
 """
 
 from __future__ import annotations
@@ -74,7 +79,20 @@ BOARDS = (
     Board("placed2", "n=18, 2 queens placed", 18, placed=((4, 6), (12, 13)), goal=3.0),
     Board("free17", "free n=17", 17, anchor="takahashi", goal=2.0),
     Board("free16", "free n=16 (watch: must not get slower)", 16, anchor="takahashi"),
+    # issue 39's near misses (``--near-misses``): the same kinds of board, one size up
+    Board("free18", "free n=18", 18, anchor="takahashi", goal=2.0),
+    Board("placed19", "n=19, 2 queens placed", 19, placed=((4, 6), (12, 13)), goal=2.0),
+    Board(
+        "corners17",
+        "n=17, the 4 corners blocked (all 8 symmetries)",
+        17,
+        holes=((0, 0), (0, 16), (16, 0), (16, 16)),
+        goal=8.0,
+    ),
 )
+#: The rows of ``--near-misses``, written as a section of RESULTS-frontier.md.
+NEAR_MISSES = ("free18", "placed19", "corners17")
+BEGIN, END = "<!-- counting-near-misses: begin -->", "<!-- counting-near-misses: end -->"
 
 
 NOTES = (
@@ -183,10 +201,19 @@ def main(argv: list[str] | None = None) -> int:
     """Time the chosen rows, check the counts, write the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--only", default=",".join(b.name for b in BOARDS))
+    parser.add_argument(
+        "--only", default=",".join(b.name for b in BOARDS if b.name not in NEAR_MISSES)
+    )
     parser.add_argument("--output", type=Path, default=HERE / "RESULTS-holes.md")
+    parser.add_argument(
+        "--near-misses",
+        action="store_true",
+        help="issue 39's three rows, into the '## Counting near misses' section of "
+        "RESULTS-frontier.md",
+    )
     args = parser.parse_args(argv)
-    chosen = [b for b in BOARDS if b.name in args.only.split(",")]
+    names = NEAR_MISSES if args.near_misses else args.only.split(",")
+    chosen = [b for b in BOARDS if b.name in names]
     load_before = os.getloadavg()
     started = datetime.datetime.now(datetime.UTC)
     runs: dict[str, dict[str, list[float]]] = {
@@ -275,9 +302,24 @@ def main(argv: list[str] | None = None) -> int:
         for name, sides in runs.items()
     }
     lines += ["", f"All runs (s): {rounded}", ""]
-    args.output.write_text("\n".join(lines))
+    if args.near_misses:
+        near_misses(lines)
+    else:
+        args.output.write_text("\n".join(lines))
     print("\n".join(lines))
     return 0
+
+
+def near_misses(lines: list[str]) -> None:
+    """Write the table as the '## Counting near misses' section of RESULTS-frontier.md."""
+    out = HERE / "RESULTS-frontier.md"
+    body = [BEGIN, "## Counting near misses", "", *lines[2:], END]
+    old = out.read_text() if out.exists() else "# The frontier: optimisation and counting\n"
+    if BEGIN in old:
+        head, _, rest = old.partition(BEGIN)
+        out.write_text(head + "\n".join(body) + rest.partition(END)[2])
+    else:
+        out.write_text(old.rstrip("\n") + "\n\n" + "\n".join(body) + "\n")
 
 
 if __name__ == "__main__":

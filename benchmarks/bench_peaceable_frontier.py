@@ -40,6 +40,31 @@ BEGIN, END = "<!-- peaceable-armies: begin -->", "<!-- peaceable-armies: end -->
 A250000 = [0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21, 24, 28, 32]
 #: Stephen Ainley's armies (1977), n = 14..20: the best known (OEIS A250000's comments).
 AINLEY = {14: 28, 15: 32, 16: 37, 17: 42, 18: 47, 19: 52, 20: 58}
+#: What the table shows, under it.
+NOTES = (
+    "",
+    "Issue 39's goals: n = 11 and 12 proved within 600 s each and n = 13 (24) within "
+    "30 minutes (the 'wall' column: whole processes, one core); armies as large as "
+    "Ainley's for n = 14..20 within 120 s each with `--time-limit` (the 'first found' "
+    "column; the runs go on to their limit of 110 s, plus the process's start and the "
+    "final bound of the open subtrees).",
+    "",
+    "How: the proofs are the line-label branch-and-bound (`cpqueens/kernels/peaceable.py`, "
+    "one core); the armies of n >= 14 come from simulated annealing on the same line labels "
+    "(`cpqueens/kernels/peaceable_anneal.py`, `cpqueens/backends/bitmask/anneal.py`: runs of "
+    "50,000 flips per line from random labels, a fixed seed per run), which shares the core "
+    "turn by turn with the exact search and the proofs of the bound and raises the exact "
+    "search's incumbent. The annealing proves nothing: a run ended by its limit is "
+    "'feasible' (exit status 1) with the best bound the proofs reached, far above the "
+    "optimum (67 at n = 14, where A250000 says 28). The values of n = 14 and 15 are "
+    "A250000's proved optima; those of n = 16..20 are Ainley's constructions, the best "
+    "known, not proved optimal.",
+    "",
+    "Published computations: the PicatSAT times are those the design notes quote (n = 10 "
+    "in 85-98 s, n = 11 in 767-951 s, on other hardware). The 2021 MiniZinc challenge's "
+    "peaceable-queens instances and their results were not at hand here (no network), so "
+    "the table has no column for them.",
+)
 #: PicatSAT's published proof times (the design notes): n -> seconds.
 PICATSAT = {10: "85-98 s", 11: "767-951 s"}
 
@@ -104,6 +129,7 @@ def section(rows: list[str], args: argparse.Namespace, load: tuple[str, str]) ->
             "PicatSAT (proof) |",
             "| --- | --- | --- | --- | --- | --- | --- | --- |",
             *rows,
+            *NOTES,
             END,
         ]
     )
