@@ -49,7 +49,7 @@ def _next(state):  # pragma: no cover - compiled
 
 
 @kernel()
-def start(state, label, whites, best_label, line_start, line_cells, cell_lines):  # pragma: no cover
+def start(state, label, whites, best_label, cell_lines):  # pragma: no cover
     """Random labels, their cell counts and army sizes: a fresh run (``state[RANDOM]`` seeded)."""
     for line in range(label.shape[0]):
         label[line] = np.int8(_next(state) >> np.uint64(63))

@@ -88,10 +88,7 @@ class Anneal:
             self.runs += 1
             self.running = True
             self.beat = False
-            kernel.start(
-                self.state, self.label, self.whites, self.run_label, a["line_start"],
-                a["line_cells"], a["cell_lines"],
-            )  # fmt: skip
+            kernel.start(self.state, self.label, self.whites, self.run_label, a["cell_lines"])
         ended = kernel.run(
             self.state, self.label, self.whites, self.degree, self.run_label, a["line_start"],
             a["line_cells"], self.budget,
