@@ -336,10 +336,36 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+#: Under the near misses' table: how to read it, what was tried.
+NEAR_NOTES = (
+    "Reading it. The goal columns judge the wall-clock ratio of the best runs, as the",
+    "issue does; on this shared machine (load 3 to 7 from other sessions' jobs) a",
+    "process's wall time counts the time it waited for a core, so the CPU columns (user +",
+    "system, the worker process included, best of the repeats) are the steadier figure.",
+    "The n = 19 board's two queens are bench_holes' n = 18 ones, (4, 6) and (12, 13): the",
+    "issue does not say which two it measured, and no symmetry keeps these (a pair that one",
+    "kept would halve the search).",
+    "",
+    "What changed for issue 39 (commit 'Kernels unroll more rows'), each measured side by",
+    "side in one process, kernels alternating, CPU time: `count_placements_in` unrolls its",
+    "last nine rows (was seven), 1.11-1.14x on this n = 19 board and 1.07x on the free",
+    "n = 16; the symmetry kernels' `_weighed_leaves` its last ten (was nine), 1.02-1.04x on",
+    "n = 17 with the corners blocked. Tried and dropped: ten, eleven or twelve rows for",
+    "`count_placements_in` (0.97-1.01x of nine); eleven for `_weighed_leaves` (no better",
+    "than ten); a look-ahead on the first unrolled level (1.01-1.02x, noise); a check at",
+    "every level that the last row keeps a free cell (23% fewer nodes at n = 16, but",
+    "0.94-0.98x the time); skipping the tie arithmetic at leaves whose two last columns miss",
+    "the bottom marks (1.00x); searching the board bottom-up or in another of its 8",
+    "orientations (the n = 19 board: 1.0-1.39x slower; the symmetry kernels bottom-up: 1.8x",
+    "the nodes). The process's own cost is small beside these counts (n = 17 with the",
+    "corners: about 0.5 s of CPU over the kernels' 6.7 s).",
+)
+
+
 def near_misses(lines: list[str]) -> None:
     """Write the table as the '## Counting near misses' section of RESULTS-frontier.md."""
     out = HERE / "RESULTS-frontier.md"
-    body = [BEGIN, "## Counting near misses", "", *lines[2:], END]
+    body = [BEGIN, "## Counting near misses", "", *lines[2:], *NEAR_NOTES, "", END]
     old = out.read_text() if out.exists() else "# The frontier: optimisation and counting\n"
     if BEGIN in old:
         head, _, rest = old.partition(BEGIN)
