@@ -66,7 +66,7 @@ class Anneal:
         self.state[kernel.ITERS] = MOVES_PER_LINE * lines if moves is None else moves
         self.value = -1
         self.runs = 0  # runs started
-        self.stale = 0  # finished runs in a row that beat nothing known
+        self.stale = 0 if lines else STALE_RUNS  # finished runs in a row that beat nothing known
         self.running = False
         self.beat = False  # whether the current run beat the best armies known
         self.budget = 4096
