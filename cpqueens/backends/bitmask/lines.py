@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cpqueens.backends.bitmask.anneal import Anneal
 from cpqueens.errors import InvalidSolutionError
 from cpqueens.vocabulary.bounds import disjoint_families, split_bound
 from cpqueens.vocabulary.cells import Cell, CellProblem, Piece
@@ -144,64 +145,120 @@ def optimise(
         )
     start = time.perf_counter()
     s = structure(problem)
-    ceiling = root_bound(s)
-    shared = _shared(s, symmetry, knapsack)
     turn = slice_seconds if time_limit is None else min(slice_seconds, time_limit / 10)
-    primal = _Search(s, shared, floor=-1, seconds=turn)
-    dual: _Search | None = None
-    best, labels, bound, leap = -1, primal.best_label, ceiling, 1
-
-    def step(search: _Search) -> None:
-        """One slice of ``search``, sharing the incumbent; a finished search bounds the rest."""
-        nonlocal best, labels, bound
-        search.raise_floor(best)
-        if search.run() and search.value > best:
-            best, labels = search.value, search.best_label.copy()
-            if progress is not None:
-                progress(best, bound, time.perf_counter() - start)
-        if search.done:  # no labelling is worth more than its incumbent
-            bound = min(bound, search.value)
-
-    while not (primal.done or best >= bound):
-        began = time.perf_counter()  # the search's turn, then the proofs' turn as long
-        while not (primal.done or best >= bound) and time.perf_counter() - began < turn:
-            step(primal)
+    race = _Race(s, _shared(s, symmetry, knapsack), turn, progress, start)
+    while not race.over:
+        race.primal_turn()  # the search's turn, the annealing's, the proofs' as long
+        race.anneal_turn()
         if time_limit is None:
             continue
-        began = time.perf_counter()
-        while best < bound and time.perf_counter() - began < turn:
-            if dual is None or dual.done or dual.found:
-                # a quick proof: the next leaps twice as far; a slow one, or armies found
-                # (it leapt too far): one size at a time again
-                if dual is not None:
-                    quick = dual.done and not dual.found and dual.spent < turn / 4
-                    leap = leap * 2 if quick else 1
-                budget = 1 if dual is None else dual.budget
-                target = max(best + 1, bound - leap + 1)  # prove: no armies of target or more
-                dual = _Search(s, shared, floor=target - 1, seconds=turn)
-                dual.budget = budget
-            step(dual)
+        race.dual_turn()
         # past the limit, once the search has had half of it (at most 0.5 s) since the
         # compiled kernels were loaded: a first call that loads them (a second or two on a
         # busy machine) still leaves the answer some search and some proofs
         now = time.perf_counter()
-        if now - start >= time_limit and now - primal.loaded >= min(time_limit, 1.0) / 2:
+        if now - start >= time_limit and now - race.primal.loaded >= min(time_limit, 1.0) / 2:
             break
-    proved = primal.done or best >= bound
-    white, black = armies(s, labels) if best >= 0 else ([], [])
-    value = min(len(white), len(black))
-    if value != max(best, 0):
-        raise InvalidSolutionError(f"internal error: labels give {value}, the search said {best}")
-    if why := problem.check(pieces := _pieces(white, black, value)):
-        raise InvalidSolutionError(f"internal error: the line search returned {pieces}, but {why}")
-    seconds = time.perf_counter() - start
-    nodes = primal.nodes + (dual.nodes if dual is not None else 0)
-    if proved:
-        return Result("optimal", value, value, pieces, seconds, nodes)
-    for search in (primal, dual):
-        if search is not None and len(s.cells) <= OPEN_BOUND_CELLS:
-            bound = min(bound, search.open_bound(bound))
-    return Result("feasible", value, max(bound, value), pieces, seconds, nodes)
+    return race.result(problem)
+
+
+class _Race:
+    """The searches that share one core turn by turn, the best armies found and the bound.
+
+    The exact search (``primal``), the annealing (until it retires) and,
+    under a time limit, the proofs of the bound (``dual``: armies of
+    ``bound`` or more, from the root's knapsack bound down; each exhausted
+    tree with none found lowers ``bound``, by leaps that double while the
+    proofs are quick).
+    """
+
+    def __init__(
+        self,
+        s: Lines,
+        shared: dict[str, Any],
+        turn: float,
+        progress: Progress | None,
+        start: float,
+    ) -> None:
+        """The searches from the root, begun at ``start``; ``bound`` the root's knapsack bound."""
+        self.start = start
+        self.s, self.shared, self.turn, self.progress = s, shared, turn, progress
+        self.primal = _Search(s, shared, floor=-1, seconds=turn)
+        self.anneal = Anneal(shared, seconds=turn)  # large armies fast, from the second turn on
+        self.dual: _Search | None = None
+        self.best, self.labels, self.leap = -1, self.primal.best_label, 1
+        self.bound = root_bound(s)
+
+    @property
+    def over(self) -> bool:
+        """Whether the best armies are proved optimal (the search exhausted or the bound met)."""
+        return self.primal.done or self.best >= self.bound
+
+    def _better(self, value: int, labels: Any) -> None:
+        """Keep armies of ``value`` (labels copied), and report them."""
+        self.best, self.labels = value, labels.copy()
+        if self.progress is not None:
+            self.progress(value, self.bound, time.perf_counter() - self.start)
+
+    def _step(self, search: _Search) -> None:
+        """One slice of ``search``, sharing the incumbent; a finished search bounds the rest."""
+        search.raise_floor(self.best)
+        if search.run() and search.value > self.best:
+            self._better(search.value, search.best_label)
+        if search.done:  # no labelling is worth more than its incumbent
+            self.bound = min(self.bound, search.value)
+
+    def primal_turn(self) -> None:
+        """The exact search for one turn."""
+        began = time.perf_counter()
+        while not self.over and time.perf_counter() - began < self.turn:
+            self._step(self.primal)
+
+    def anneal_turn(self) -> None:
+        """The annealing for one turn, unless it retired."""
+        began = time.perf_counter()
+        while not (self.over or self.anneal.retired) and time.perf_counter() - began < self.turn:
+            if self.anneal.run(self.best):
+                self._better(self.anneal.value, self.anneal.best_label)
+
+    def dual_turn(self) -> None:
+        """The proofs of the bound for one turn."""
+        began = time.perf_counter()
+        while self.best < self.bound and time.perf_counter() - began < self.turn:
+            dual = self.dual
+            if dual is None or dual.done or dual.found:
+                # a quick proof: the next leaps twice as far; a slow one, or armies found
+                # (it leapt too far): one size at a time again
+                if dual is not None:
+                    quick = dual.done and not dual.found and dual.spent < self.turn / 4
+                    self.leap = self.leap * 2 if quick else 1
+                budget = 1 if dual is None else dual.budget
+                target = max(self.best + 1, self.bound - self.leap + 1)  # prove: none of target
+                dual = self.dual = _Search(self.s, self.shared, floor=target - 1, seconds=self.turn)
+                dual.budget = budget
+            self._step(dual)
+
+    def result(self, problem: CellProblem) -> Result:
+        """The best armies, checked against ``problem``, with their status and a true bound."""
+        s, best, bound, primal, dual = self.s, self.best, self.bound, self.primal, self.dual
+        white, black = armies(s, self.labels) if best >= 0 else ([], [])
+        value = min(len(white), len(black))
+        if value != max(best, 0):
+            raise InvalidSolutionError(
+                f"internal error: labels give {value}, the search said {best}"
+            )
+        if why := problem.check(pieces := _pieces(white, black, value)):
+            raise InvalidSolutionError(
+                f"internal error: the line search returned {pieces}, but {why}"
+            )
+        seconds = time.perf_counter() - self.start
+        nodes = primal.nodes + (dual.nodes if dual is not None else 0)
+        if self.over:
+            return Result("optimal", value, value, pieces, seconds, nodes)
+        for search in (primal, dual):
+            if search is not None and len(s.cells) <= OPEN_BOUND_CELLS:
+                bound = min(bound, search.open_bound(bound))
+        return Result("feasible", value, max(bound, value), pieces, seconds, nodes)
 
 
 def _shared(s: Lines, symmetry: bool, knapsack: bool) -> dict[str, Any]:
