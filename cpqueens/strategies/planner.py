@@ -35,10 +35,8 @@ from cpqueens.backends import BackendName as BackendName  # the documented name
 from cpqueens.backends import capabilities, check_name, choices, get, is_installed, preference
 from cpqueens.backends.base import NO_REGION_SEARCH
 from cpqueens.errors import NotSupportedError
-from cpqueens.lowering.cells import cell_form
 from cpqueens.lowering.columns import column_form
 from cpqueens.lowering.kinds import accepted, lower
-from cpqueens.lowering.regions import region_form
 from cpqueens.strategies import class_count
 from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.class_count import ClassKernels
@@ -254,6 +252,9 @@ def route(
         problem = column_form(statement)
         if problem is not None:
             return Route(resolve(problem, name), "columns", problem)
+    from cpqueens.lowering.cells import cell_form  # the other forms load when first asked for
+    from cpqueens.lowering.regions import region_form
+
     puzzle = None
     if "regions" in forms and verb in _REGION_VERBS and own_size and not unique:
         puzzle = region_form(statement)

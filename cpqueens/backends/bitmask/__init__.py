@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.base import Capabilities, CellVerb, Columns, Engine
 from cpqueens.clock import seconds_left
-from cpqueens.vocabulary.constraints import BUILT_IN_KINDS
+from cpqueens.vocabulary.constraints import BUILT_IN_KINDS, KnightMoves, NoTouch
 
 if TYPE_CHECKING:
     from cpqueens.backends.outcome import Outcome, Progress
@@ -46,10 +46,13 @@ class Bitmask(Engine):
     )
 
     def accepts(self, constraint: object) -> bool:
-        """Every built-in kind but the knight's moves and no-touch on a torus (they decompose)."""
-        from cpqueens.backends.bitmask.plan import states
+        """Every built-in kind but the knight's moves and no-touch on a torus (they decompose).
 
-        return states(constraint)
+        The compiled kernels shift their masks, they do not wrap them.
+        """
+        if isinstance(constraint, (KnightMoves, NoTouch)) and constraint.wraps:
+            return False
+        return isinstance(constraint, BUILT_IN_KINDS)
 
     # -- the column form
 

@@ -15,13 +15,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from cpqueens.backends.bitmask import ENGINE
 from cpqueens.backends.bitmask.dfs import FLAT_MIN_N, MAX_MASK_BITS
 from cpqueens.backends.translate import unsupported
 from cpqueens.expressions import CondNode, evaluate, reads
 from cpqueens.kernels import MAX_COLUMNS
 from cpqueens.lowering.kinds import lower
 from cpqueens.vocabulary.constraints import (
-    BUILT_IN_KINDS,
     AllDifferent,
     Disjoint,
     Forbidden,
@@ -39,17 +39,6 @@ if TYPE_CHECKING:
     from cpqueens.vocabulary.problem import Problem
 
 NAME = "bitmask"
-
-
-def states(constraint: object) -> bool:
-    """Whether the bitmask engine states ``constraint`` natively (else its decomposition).
-
-    Every built-in kind but the knight's moves and the no-touch rule on a
-    torus: the compiled kernels shift their masks, they do not wrap them.
-    """
-    if isinstance(constraint, (KnightMoves, NoTouch)) and constraint.wraps:
-        return False
-    return isinstance(constraint, BUILT_IN_KINDS)
 
 
 @dataclass(frozen=True)
@@ -114,7 +103,7 @@ def compile_plan(model: Problem) -> Plan:
                 f"{MAX_MASK_BITS // 8 // 2**20} MiB): find() searches such a board without them"
             )
     reading = _Reading(n, colours)
-    for constraint in lower(model.constraints, states, n, colours):
+    for constraint in lower(model.constraints, ENGINE.accepts, n, colours):
         read = next((_READERS[t] for t in type(constraint).__mro__ if t in _READERS), None)
         if read is None:
             raise unsupported(NAME, constraint)
