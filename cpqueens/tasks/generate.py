@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.bitmask import regions as regions_bitmask
-from cpqueens.tasks.deduce import Deducer
+from cpqueens.tasks.deduce import compiled
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
 if TYPE_CHECKING:
@@ -126,10 +126,14 @@ def _check_room(n: int, k: int) -> None:
 
 
 def _rating(puzzle: RegionPuzzle, deadline: Deadline | None) -> str:
-    """The difficulty of a puzzle with one solution: the deepest rule, or "needs search"."""
-    deducer = Deducer(puzzle, deadline, record=False)
-    deepest, solved = deducer.run()
-    return LEVEL_NAMES[deepest] if solved else "needs search"
+    """The difficulty of a puzzle with one solution: the deepest rule, or "needs search".
+
+    The rules run compiled, as ``rate()`` runs them (every group size).
+    """
+    if deadline is not None:
+        deadline.check()
+    deepest, state, _ = compiled(puzzle.n, puzzle.stars, puzzle.regions, puzzle.diagonals)
+    return LEVEL_NAMES[deepest] if state == 1 else "needs search"
 
 
 def _score(
@@ -139,19 +143,14 @@ def _score(
 
     The cells decided, plus for each unit still short of queens
     1 / (1 + its unknown cells - the queens it needs): a unit one cell from
-    its last cells scores more than a wide one.
+    its last cells scores more than a wide one. The rules run compiled
+    (:func:`cpqueens.tasks.deduce.compiled`, the same steps as the
+    :class:`Deducer`), the deadline looked at before each grid.
     """
-    deducer = Deducer(
-        cls(n, regions, stars=k), deadline, max_level=level, record=False, max_group=GROUP
-    )
-    _, solved = deducer.run()
-    unknown = deducer.all & ~deducer.queens & ~deducer.crossed
-    near = 0.0
-    for i, unit in enumerate(deducer.units):
-        need = deducer.need(i)
-        if need > 0:
-            near += 1.0 / (1 + max(0, (unit & unknown).bit_count() - need))
-    return deducer.decided() + near, solved
+    if deadline is not None:
+        deadline.check()
+    _, state, score = compiled(n, k, regions, max_level=level, max_group=GROUP)
+    return score, state == 1
 
 
 def _moves(
