@@ -4,7 +4,7 @@
 issue 34: size, stars, difficulty, wall-clock median and max, CPU median
 (seconds), ten seeds each, in this process (the kernels loaded first).
 
-``python benchmarks/bench_generate.py --process [--vs TREE] [--seeds 1-5]``
+``python benchmarks/bench_generate.py --process [--vs TREE] [--seeds 1-5] [--case N,K,D]``
 times whole processes, the way a user waits for them:
 ``python -m cpqueens puzzle new --size 12 [--difficulty D] [--stars K] --seed S
 --format json``, started from an empty temporary folder under ``nice -n 10``,
@@ -91,10 +91,12 @@ def check(output: str, n: int, k: int, d: str | None) -> None:
     assert rating == d if d else rating in ("easy", "medium", "hard"), (rating, d)
 
 
-def whole_processes(vs: Path | None, seeds: list[int]) -> None:
+def whole_processes(
+    vs: Path | None, seeds: list[int], cases: list[tuple[int, int, str | None]]
+) -> None:
     """Issue 40's table: whole processes, this tree (and ``vs``, in turn), per case."""
     print(f"load average at the start: {os.getloadavg()[0]:.2f}", flush=True)
-    for n, k, d in PROCESS_CASES:
+    for n, k, d in cases:
         mine, theirs, ratios, cpu = [], [], [], []
         for seed in seeds:
             if vs is not None:
@@ -130,13 +132,23 @@ def seed_range(text: str) -> list[int]:
     return [int(s) for s in text.split(",")]
 
 
+def case(text: str) -> tuple[int, int, str | None]:
+    """``12,1,needs-search`` or ``10,2,default``: size, stars, difficulty."""
+    n, k, d = text.split(",")
+    return int(n), int(k), None if d == "default" else d.replace("-", " ")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--process", action="store_true", help="whole processes (issue 40)")
     parser.add_argument("--vs", type=Path, help="another tree to time in turn (a checkout)")
     parser.add_argument("--seeds", type=seed_range, default=list(range(1, 6)))
+    parser.add_argument(
+        "--case", type=case, action="append", help="N,K,D (D: a difficulty or 'default'); "
+        "repeat for several (default: issue 40's six)",
+    )  # fmt: skip
     options = parser.parse_args()
     if options.process:
-        whole_processes(options.vs, options.seeds)
+        whole_processes(options.vs, options.seeds, options.case or PROCESS_CASES)
     else:
         in_process()
