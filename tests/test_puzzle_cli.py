@@ -233,7 +233,7 @@ def test_a_time_limit_ends_a_long_generation_with_one_line(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "args", [("count", "rows.txt"), ("new", "--size", "14", "--stars", "3", "--seed", "1")]
+    "args", [("count", "rows.txt"), ("new", "--size", "20", "--stars", "4", "--seed", "1")]
 )
 @pytest.mark.slow
 def test_ctrl_c_stops_a_long_puzzle_search_at_once(tmp_path, args):

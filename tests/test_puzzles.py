@@ -205,7 +205,7 @@ def test_every_puzzle_verb_takes_a_time_limit():
         lambda: small.explain(time_limit=now),
         lambda: small.rate(time_limit=now),
         lambda: ROWS_14.solutions(time_limit=0.2),
-        lambda: Puzzle.generate(14, 3, seed=1, time_limit=0.2),
+        lambda: Puzzle.generate(20, 4, seed=1, time_limit=0.2),  # over a minute in all
     ):
         with pytest.raises(cpqueens.IncompleteSearchError, match=r"^the time limit of "):
             call()

@@ -527,3 +527,45 @@ class Deducer:
                 return deepest, False
         self.contradiction = True
         return deepest, False
+
+
+@lru_cache(maxsize=64)
+def _attack_rows(n: int, diagonals: bool) -> Any:
+    """:func:`_board`'s rule-outs as row masks: (cell, row) uint64, bit c for column c."""
+    import numpy as np
+
+    _, attacks = _board(n, diagonals)
+    full = (1 << n) - 1
+    rows = [[(attack >> (r * n)) & full for r in range(n)] for attack in attacks]
+    return np.array(rows, dtype=np.uint64).reshape(n * n, n)
+
+
+def compiled(
+    n: int,
+    k: int,
+    regions: Any,
+    diagonals: bool = False,
+    max_level: int = 3,
+    max_group: int | None = None,
+) -> tuple[int, int, float]:
+    """The rules on an empty grid of ``regions`` (no givens), compiled: as ``Deducer.run`` ends.
+
+    Returns (the deepest level used, 1 solved / 0 stuck / -1 a unit left
+    without room, the cells decided plus for each unit still short of queens
+    1 / (1 + its unknown cells - the queens it needs)). The same as a
+    :class:`Deducer` with ``record=False`` (the same rules, in the same
+    order), at some hundred times its speed: for the generator, which runs
+    the rules on thousands of grids.
+    """
+    import numpy as np
+
+    from cpqueens.kernels.deduce import deduce
+
+    region = np.asarray(regions, dtype=np.int64).reshape(-1)
+    group = max(1, n // 2) if max_group is None else max_group
+    queens = np.zeros(n, dtype=np.uint64)
+    crossed = np.zeros(n, dtype=np.uint64)
+    deepest, state, score = deduce(
+        n, k, region, _attack_rows(n, diagonals), max_level, group, queens, crossed
+    )
+    return int(deepest), int(state), float(score)

@@ -15,20 +15,26 @@ player's rules (:mod:`cpqueens.tasks.deduce`) steer the moves:
    level then wear down the level below (fewer cells decided), until it no
    longer solves the grid: the puzzle needs exactly the target level.
 
+"needs search" is one level further (:func:`_beyond_rules`): the grid is
+steered until the rules solve it, then moves that keep it unique (the
+compiled search finds one solution and no other) wear the rules down until
+they no longer solve it.
+
 An attempt that stops improving for :data:`PATIENCE` moves starts afresh
 from a new solution. Without a difficulty the target is "hard" (any puzzle
-deduction alone solves); "needs search" keeps the older way, moving cells
-until a search finds one solution only (:func:`_make_unique`).
+deduction alone solves). The rules run compiled (:mod:`cpqueens.kernels.deduce`:
+the same steps as the :class:`~cpqueens.tasks.deduce.Deducer`, some hundred
+times faster), on thousands of grids per puzzle.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.bitmask import regions as regions_bitmask
-from cpqueens.tasks.deduce import Deducer
+from cpqueens.tasks.deduce import compiled
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 from cpqueens.words import plural
 
@@ -86,7 +92,7 @@ def generate(
         if regions is None:
             continue
         if difficulty == "needs search":
-            puzzle = _make_unique(cls, size, stars, regions, solution, rng, deadline)
+            puzzle = _beyond_rules(cls, size, stars, regions, solution, rng, deadline)
             if puzzle is None or _rating(puzzle, deadline) != "needs search":
                 continue
         else:
@@ -127,10 +133,14 @@ def _check_room(n: int, k: int) -> None:
 
 
 def _rating(puzzle: RegionPuzzle, deadline: Deadline | None) -> str:
-    """The difficulty of a puzzle with one solution: the deepest rule, or "needs search"."""
-    deducer = Deducer(puzzle, deadline, record=False)
-    deepest, solved = deducer.run()
-    return LEVEL_NAMES[deepest] if solved else "needs search"
+    """The difficulty of a puzzle with one solution: the deepest rule, or "needs search".
+
+    The rules run compiled, as ``rate()`` runs them (every group size).
+    """
+    if deadline is not None:
+        deadline.check()
+    deepest, state, _ = compiled(puzzle.n, puzzle.stars, puzzle.regions, puzzle.diagonals)
+    return LEVEL_NAMES[deepest] if state == 1 else "needs search"
 
 
 def _score(
@@ -140,19 +150,14 @@ def _score(
 
     The cells decided, plus for each unit still short of queens
     1 / (1 + its unknown cells - the queens it needs): a unit one cell from
-    its last cells scores more than a wide one.
+    its last cells scores more than a wide one. The rules run compiled
+    (:func:`cpqueens.tasks.deduce.compiled`, the same steps as the
+    :class:`Deducer`), the deadline looked at before each grid.
     """
-    deducer = Deducer(
-        cls(n, regions, stars=k), deadline, max_level=level, record=False, max_group=GROUP
-    )
-    _, solved = deducer.run()
-    unknown = deducer.all & ~deducer.queens & ~deducer.crossed
-    near = 0.0
-    for i, unit in enumerate(deducer.units):
-        need = deducer.need(i)
-        if need > 0:
-            near += 1.0 / (1 + max(0, (unit & unknown).bit_count() - need))
-    return deducer.decided() + near, solved
+    if deadline is not None:
+        deadline.check()
+    _, state, score = compiled(n, k, regions, max_level=level, max_group=GROUP)
+    return score, state == 1
 
 
 def _moves(
@@ -190,11 +195,39 @@ def _steered(
     ``exact``: then go on until the rules below ``level`` no longer solve it.
     """
     moves = _moves(n, regions, set(solution), rng)
+    if not _climb(cls, n, k, regions, level, moves, deadline):
+        return None
+    if exact and level > 1:
+
+        def lower() -> tuple[float, bool]:
+            return _score(cls, n, k, regions, level - 1, deadline)
+
+        def kept() -> bool:
+            return _score(cls, n, k, regions, level, deadline)[1]
+
+        if not _wear(regions, moves, lower, kept):
+            return None
+    return _renumbered(cls(n, regions, stars=k))
+
+
+def _climb(
+    cls: Any,
+    n: int,
+    k: int,
+    regions: list[list[int]],
+    level: int,
+    moves: Iterator[tuple[Cell, int]],
+    deadline: Deadline | None,
+) -> bool:
+    """Keep the moves that let the rules up to ``level`` decide no less, until they solve it.
+
+    False if :data:`PATIENCE` moves in a row decide no more.
+    """
     best, solved = _score(cls, n, k, regions, level, deadline)
     stale = 0
-    while not solved:  # 1. climb until the rules up to the level solve it
+    while not solved:
         if stale >= PATIENCE:
-            return None
+            return False
         cell, left = next(moves)
         score, solves = _score(cls, n, k, regions, level, deadline)
         stale = 0 if score > best else stale + 1
@@ -202,21 +235,71 @@ def _steered(
             best, solved = score, solves
         else:
             regions[cell[0]][cell[1]] = left
-    if exact and level > 1:  # 2. keep it solved at the level; wear down the level below
-        lower, easier = _score(cls, n, k, regions, level - 1, deadline)
-        stale = 0
-        while easier:
-            if stale >= PATIENCE:
-                return None
-            cell, left = next(moves)
-            # The level below first: its rules run faster, and most moves fail it.
-            score, solves = _score(cls, n, k, regions, level - 1, deadline)
-            if score > lower or not _score(cls, n, k, regions, level, deadline)[1]:
-                regions[cell[0]][cell[1]] = left
-                stale += 1
-                continue
-            stale = 0 if score < lower else stale + 1
-            lower, easier = score, solves
+    return True
+
+
+def _wear(
+    regions: list[list[int]],
+    moves: Iterator[tuple[Cell, int]],
+    lower: Callable[[], tuple[float, bool]],
+    kept: Callable[[], bool],
+) -> bool:
+    """Keep the moves that ``kept()`` allows and let ``lower()`` decide no more, until it fails.
+
+    ``lower()``: the score and verdict of the rules just below the target,
+    looked at first (they run faster, and most moves fail them); ``kept()``:
+    whether the grid is still solved at the target (by its rules, or by a
+    search that finds one solution). False if :data:`PATIENCE` moves in a row
+    decide no less.
+    """
+    score, easier = lower()
+    stale = 0
+    while easier:
+        if stale >= PATIENCE:
+            return False
+        cell, left = next(moves)
+        now, solves = lower()
+        if now > score or not kept():
+            regions[cell[0]][cell[1]] = left
+            stale += 1
+            continue
+        stale = 0 if now < score else stale + 1
+        score, easier = now, solves
+    return True
+
+
+def _beyond_rules(
+    cls: Any,
+    n: int,
+    k: int,
+    regions: list[list[int]],
+    solution: list[Cell],
+    rng: random.Random,
+    deadline: Deadline | None,
+) -> Any | None:
+    """A puzzle with one solution that the rules cannot finish ("needs search"), or None.
+
+    The rules (groups of at most :data:`GROUP`) are steered to solve the grid
+    first, which makes it unique; then the moves that keep it unique (the
+    compiled search finds one solution and no other) and let every rule,
+    groups of any size, decide no more wear it down until they no longer
+    solve it.
+    """
+    moves = _moves(n, regions, set(solution), rng)
+    if not _climb(cls, n, k, regions, 3, moves, deadline):
+        return None
+
+    def lower() -> tuple[float, bool]:
+        if deadline is not None:
+            deadline.check()
+        _, state, score = compiled(n, k, regions)  # every rule, groups of every size
+        return score, state == 1
+
+    def kept() -> bool:
+        return regions_bitmask.count(cls(n, regions, stars=k), 2, deadline=deadline) == 1
+
+    if not _wear(regions, moves, lower, kept):
+        return None
     return _renumbered(cls(n, regions, stars=k))
 
 
@@ -317,50 +400,6 @@ def _fill(n: int, grid: list[list[int]], rng: random.Random) -> bool:
         frontier[g].append((r, c))
         left -= 1
     return True
-
-
-def _make_unique(
-    cls: Any,
-    n: int,
-    k: int,
-    regions: list[list[int]],
-    solution: list[Cell],
-    rng: random.Random,
-    deadline: Deadline | None = None,
-    moves: int = 400,
-) -> Any | None:
-    """Move border cells between regions until only ``solution`` is left, or None."""
-    queens = set(solution)
-    limit = 64
-    puzzle = cls(n, regions, stars=k)
-    total, found = regions_bitmask.search(puzzle, limit, keep=2, deadline=deadline)
-    for _ in range(moves):
-        if total == 1:
-            return _renumbered(puzzle)
-        other = next((s for s in found if set(s) != queens), None)
-        targets = [x for x in other if x not in queens] if other else []
-        if targets and rng.random() < 0.8:
-            cell = rng.choice(targets)
-        else:
-            cell = (rng.randrange(n), rng.randrange(n))
-        if cell in queens:
-            continue
-        g = regions[cell[0]][cell[1]]
-        into = [regions[r][c] for r, c in _neighbours(n, cell) if regions[r][c] != g]
-        if not into:
-            continue
-        h = rng.choice(into)
-        regions[cell[0]][cell[1]] = h
-        if not _connected(regions, g):
-            regions[cell[0]][cell[1]] = g
-            continue
-        trial = cls(n, regions, stars=k)
-        count, witnesses = regions_bitmask.search(trial, limit, keep=2, deadline=deadline)
-        if count <= total:
-            puzzle, total, found = trial, count, witnesses
-        else:
-            regions[cell[0]][cell[1]] = g
-    return _renumbered(puzzle) if total == 1 else None
 
 
 def _renumbered(puzzle: Any) -> Any:

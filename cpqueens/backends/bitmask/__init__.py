@@ -17,8 +17,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.base import Capabilities, CellVerb, Columns, Engine
+from cpqueens.backends.bitmask.kinds import states
 from cpqueens.clock import seconds_left
-from cpqueens.vocabulary.constraints import BUILT_IN_KINDS, KnightMoves, NoTouch
+from cpqueens.vocabulary.constraints import BUILT_IN_KINDS
 
 if TYPE_CHECKING:
     from cpqueens.backends.outcome import Outcome, Progress
@@ -46,13 +47,8 @@ class Bitmask(Engine):
     )
 
     def accepts(self, constraint: object) -> bool:
-        """Every built-in kind but the knight's moves and no-touch on a torus (they decompose).
-
-        The compiled kernels shift their masks, they do not wrap them.
-        """
-        if isinstance(constraint, (KnightMoves, NoTouch)) and constraint.wraps:
-            return False
-        return isinstance(constraint, BUILT_IN_KINDS)
+        """Every built-in kind but the knight's moves and no-touch on a torus (they decompose)."""
+        return states(constraint)
 
     # -- the column form
 

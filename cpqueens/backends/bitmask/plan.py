@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from cpqueens.backends.bitmask import ENGINE
 from cpqueens.backends.bitmask.dfs import FLAT_MIN_N, MAX_MASK_BITS
+from cpqueens.backends.bitmask.kinds import states
 from cpqueens.backends.translate import unsupported
 from cpqueens.expressions import CondNode, evaluate, reads
 from cpqueens.kernels import MAX_COLUMNS
@@ -103,7 +103,7 @@ def compile_plan(model: Problem) -> Plan:
                 f"{MAX_MASK_BITS // 8 // 2**20} MiB): find() searches such a board without them"
             )
     reading = _Reading(n, colours)
-    for constraint in lower(model.constraints, ENGINE.accepts, n, colours):
+    for constraint in lower(model.constraints, states, n, colours):
         read = next((_READERS[t] for t in type(constraint).__mro__ if t in _READERS), None)
         if read is None:
             raise unsupported(NAME, constraint)
