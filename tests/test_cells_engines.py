@@ -179,19 +179,31 @@ def test_the_compiled_counter_stops_at_its_time_limit_with_no_count():
         dominating.count(queens=6, backend="bitmask", time_limit=0.3)
 
 
-def test_ctrl_c_stops_the_compiled_counter_between_chunks():
+def test_ctrl_c_stops_the_compiled_counter_between_chunks(monkeypatch):
     import _thread
-    import threading
+
+    from cpqueens.backends.bitmask import cells as cells_bitmask
 
     model = cpqueens.cells(12)
     assert model.count(queens=2, backend="bitmask") == 7700  # imports and compiles first
-    timer = threading.Timer(0.5, _thread.interrupt_main)
-    timer.start()
+    run = cells_bitmask._run
+
+    def interrupted_after_the_first_chunk(step, clock):
+        calls = []
+
+        def ctrl_c_on_the_second_chunk(chunk):
+            calls.append(chunk)
+            if len(calls) == 2:
+                _thread.interrupt_main()  # seen before the second chunk's kernel starts
+            return step(chunk)
+
+        return run(ctrl_c_on_the_second_chunk, clock)
+
+    monkeypatch.setattr(cells_bitmask, "_run", interrupted_after_the_first_chunk)
     with pytest.raises(CountInterrupted) as caught:
         model.count(queens=12, backend="bitmask")  # many seconds without the interrupt
-    timer.join()
     assert isinstance(caught.value, KeyboardInterrupt)
-    assert "the compiled count stopped after" in str(caught.value)
+    assert "the compiled count stopped after 1 chunk of 1,048,576 nodes;" in str(caught.value)
 
 
 def test_the_compiled_counter_resumes_across_chunks(monkeypatch):

@@ -22,6 +22,7 @@ from cpqueens.clock import Deadline
 from cpqueens.errors import CountInterrupted, NotSupportedError
 from cpqueens.vocabulary.cells import Cell, CellProblem
 from cpqueens.vocabulary.checks import check_time_limit
+from cpqueens.words import plural
 
 if TYPE_CHECKING:
     import numpy as np
@@ -114,7 +115,7 @@ def _run(step: Callable[[int], int], clock: Deadline | None) -> None:
         if isinstance(stop, CountInterrupted):
             raise
         detail = (
-            f"the compiled count stopped after {chunks} chunks of {CHUNK} nodes; "
+            f"the compiled count stopped after {plural(chunks, 'chunk')} of {CHUNK:,} nodes; "
             "nothing is saved, and there is no count"
         )
         raise CountInterrupted(0, 1, None, detail) from stop
