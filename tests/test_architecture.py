@@ -105,6 +105,32 @@ def test_the_package_root_holds_at_most_eight_modules_besides_its_subpackages():
     ]
 
 
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_outside_the_kernels_is_over_600_lines():
+    long = {
+        str(path.relative_to(PACKAGE)): lines
+        for path in PACKAGE.rglob("*.py")
+        if path.parent.name != "kernels"
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}
+
+
+def test_the_code_is_ruff_clean_functions_under_complexity_30_included():
+    # [tool.ruff.lint] in pyproject.toml: the style rules and mccabe's complexity (C901,
+    # at most 30 outside the compiled kernels).
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "cpqueens", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (result.returncode, result.stdout.strip()) == (0, "All checks passed!"), result.stdout
+
+
 def test_the_engines_are_three_packages_with_no_modules_beside_them():
     backends = PACKAGE / "backends"
     packages = sorted(p.name for p in backends.iterdir() if (p / "__init__.py").exists())
