@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cpqueens.backends.bitmask import domination
 from cpqueens.errors import CountInterrupted, NotSupportedError
 from cpqueens.vocabulary.cells import Cell, CellProblem
 from cpqueens.vocabulary.checks import Deadline, check_time_limit
@@ -39,8 +40,11 @@ def supports(problem: CellProblem, size: int | None = 0, unique: bool = False) -
     """Whether the kernels count ``problem``'s solutions of ``size``: one army, no classes.
 
     Quotas (per row, column or region) and conditions are beyond the kernels, and so
-    are boards of more than ``MAX_CELLS`` cells: False.
+    are boards of more than ``MAX_CELLS`` cells: False. Queens dominating a free
+    square board are counted by :mod:`~cpqueens.backends.bitmask.domination`, classes too.
     """
+    if size is not None and domination.applies(problem):
+        return True
     return (
         problem.armies == 1
         and size is not None
@@ -131,6 +135,8 @@ def count(
         raise NotSupportedError(
             "the compiled cell counter counts one army, of a given size, without quotas"
         )
+    if size is not None and domination.applies(problem):
+        return domination.count(problem, size, unique=unique, time_limit=time_limit)
     clock = _clock(time_limit)
     from cpqueens.kernels import cells as kernels
 
@@ -191,18 +197,31 @@ def counts(problem: CellProblem, time_limit: float | None = None) -> list[int]:
 
 
 def supports_optimise(problem: CellProblem, sense: str) -> bool:
-    """Whether the compiled engine optimises ``problem``: the largest two peaceable armies."""
+    """Whether the compiled engine optimises ``problem``: peaceable armies, or domination.
+
+    The largest two peaceable armies, or the fewest queens dominating a free square board.
+    """
     from cpqueens.backends.bitmask import lines as cells_lines
 
+    if sense == "minimize":
+        return domination.applies(problem)
     return sense == "maximize" and cells_lines.supports(problem)
 
 
 def optimise(problem: CellProblem, sense: str = "maximize", **options: Any) -> Any:
-    """The largest peaceable armies by the line-label branch-and-bound (:mod:`cells_lines`)."""
+    """The largest peaceable armies, or the fewest queens dominating a free square board.
+
+    The armies by the line-label branch-and-bound (:mod:`cells_lines`), the
+    queens by :mod:`~cpqueens.backends.bitmask.domination`.
+    """
     from cpqueens.backends.bitmask import lines as cells_lines
 
     if not supports_optimise(problem, sense):
         raise NotSupportedError(
-            "the compiled engine optimises two peaceable armies without placed pieces only"
+            "the compiled engine optimises two peaceable armies without placed pieces, and "
+            "queens dominating a free square board, only"
         )
+    if sense == "minimize":
+        return domination.optimise(problem, sense, **options)
+    options.pop("run", None)  # the line search runs here, in slices
     return cells_lines.optimise(problem, sense, **options)

@@ -1,0 +1,191 @@
+"""Dominating queens on a lattice: one queen in each of k given rows and k given columns.
+
+The queens take the rows R and the columns C one each (a bijection R -> C),
+so every cell of a row of R or a column of C is covered; the cells left,
+off R and off C, must lie on a queen's diagonal (``r - c``) or anti-diagonal
+(``r + c``). A queen on row r covers such a cell (a, b) only from column
+``r - a + b`` or ``a + b - r``: two choices per row. The search takes the
+uncovered cell with the fewest (row, column) choices left, branches on them
+(each later branch forbids the choices before it) and cuts a node when the
+rows left, each at its best column, cannot cover what is uncovered.
+
+The caller picks R and C (:mod:`cpqueens.backends.bitmask.domination` tries
+every other row and column, with the edges, and central bands): for n up to
+25 some such lattice holds ceil(n/2) dominating queens, found in a few
+thousand nodes. The search is complete for its R and C, and stops after
+``limit`` nodes. numba code only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cpqueens.kernels.jit import kernel
+
+FOUND, NONE, LIMIT = 1, 0, -1
+
+
+@kernel()
+def _choices(n, k, rows, inside, used, forbidden, assigned, a, b, out_i, out_c):
+    """The (row index, column) pairs that cover cell (a, b); return how many."""
+    m = 0
+    for i in range(k):
+        if assigned[i] >= 0:
+            continue
+        first = rows[i] - a + b
+        second = a + b - rows[i]
+        if 0 <= first < n and inside[first] and not used[first] and not forbidden[i, first]:
+            out_i[m] = i
+            out_c[m] = first
+            m += 1
+        if (
+            second != first
+            and 0 <= second < n
+            and inside[second]
+            and not used[second]
+            and not forbidden[i, second]
+        ):
+            out_i[m] = i
+            out_c[m] = second
+            m += 1
+    return m
+
+
+@kernel()
+def search(n, rows, cols, limit, assigned):
+    """Find queens on ``rows`` x ``cols`` (one per row and column) that dominate the n x n board.
+
+    Returns (status, nodes): ``FOUND`` (``assigned[i]`` is the column of the
+    queen on ``rows[i]``), ``NONE`` (no such queens: the search is
+    exhausted) or ``LIMIT`` (``limit`` nodes searched first).
+    """
+    k = rows.shape[0]
+    lines = 2 * n - 1
+    inside = np.zeros(n, dtype=np.bool_)
+    on_row = np.zeros(n, dtype=np.bool_)
+    for i in range(k):
+        inside[cols[i]] = True
+        on_row[rows[i]] = True
+    left = np.zeros(n * n, dtype=np.int64)  # the cells off the lattice's rows and columns
+    m = 0
+    for a in range(n):
+        for b in range(n):
+            if not on_row[a] and not inside[b]:
+                left[m] = a * n + b
+                m += 1
+    cells = m
+    for i in range(k):
+        assigned[i] = -1
+    used = np.zeros(n, dtype=np.bool_)
+    diag = np.zeros(lines, dtype=np.int64)  # queens per diagonal c - r + n - 1
+    anti = np.zeros(lines, dtype=np.int64)  # queens per anti-diagonal r + c
+    forbidden = np.zeros((k + 1, k, n), dtype=np.bool_)
+    pick_i = np.zeros((k + 1, 2 * k), dtype=np.int64)
+    pick_c = np.zeros((k + 1, 2 * k), dtype=np.int64)
+    count = np.zeros(k + 1, dtype=np.int64)
+    nxt = np.zeros(k + 1, dtype=np.int64)
+    udiag = np.zeros(lines, dtype=np.int64)
+    uanti = np.zeros(lines, dtype=np.int64)
+    gain = np.zeros(2 * k, dtype=np.int64)
+    depth = 0
+    fresh = True
+    nodes = 0
+    while depth >= 0:
+        if fresh:
+            fresh = False
+            if nodes >= limit:
+                return LIMIT, nodes
+            nodes += 1
+            count[depth] = 0
+            nxt[depth] = 0
+            for t in range(lines):
+                udiag[t] = 0
+                uanti[t] = 0
+            uncovered = 0
+            for t in range(cells):
+                a = left[t] // n
+                b = left[t] % n
+                if diag[b - a + n - 1] == 0 and anti[a + b] == 0:
+                    uncovered += 1
+                    udiag[b - a + n - 1] += 1
+                    uanti[a + b] += 1
+            if uncovered == 0:  # the rows left take the columns left, in order
+                t = 0
+                for i in range(k):
+                    if assigned[i] < 0:
+                        while used[cols[t]]:
+                            t += 1
+                        assigned[i] = cols[t]
+                        used[cols[t]] = True
+                return FOUND, nodes
+            # each row left covers at most its best column's diagonals
+            reach = 0
+            for i in range(k):
+                if assigned[i] < 0:
+                    best = 0
+                    for t in range(k):
+                        c = cols[t]
+                        if not used[c] and not forbidden[depth, i, c]:
+                            value = udiag[c - rows[i] + n - 1] + uanti[rows[i] + c]
+                            best = max(best, value)
+                    reach += best
+            if reach < uncovered:
+                depth -= 1
+                continue
+            fewest = 2 * k + 1
+            target = -1
+            for t in range(cells):
+                a = left[t] // n
+                b = left[t] % n
+                if diag[b - a + n - 1] == 0 and anti[a + b] == 0:
+                    m = _choices(
+                        n, k, rows, inside, used, forbidden[depth], assigned, a, b,
+                        pick_i[depth], pick_c[depth],
+                    )  # fmt: skip
+                    if m < fewest:
+                        fewest = m
+                        target = left[t]
+            if fewest == 0:
+                depth -= 1
+                continue
+            m = _choices(
+                n, k, rows, inside, used, forbidden[depth], assigned, target // n, target % n,
+                pick_i[depth], pick_c[depth],
+            )  # fmt: skip
+            for t in range(m):  # the choice covering most first
+                r = rows[pick_i[depth, t]]
+                c = pick_c[depth, t]
+                gain[t] = udiag[c - r + n - 1] + uanti[r + c]
+            for t in range(1, m):
+                s = t
+                while s > 0 and gain[s - 1] < gain[s]:
+                    gain[s - 1], gain[s] = gain[s], gain[s - 1]
+                    pick_i[depth, s - 1], pick_i[depth, s] = pick_i[depth, s], pick_i[depth, s - 1]
+                    pick_c[depth, s - 1], pick_c[depth, s] = pick_c[depth, s], pick_c[depth, s - 1]
+                    s -= 1
+            count[depth] = m
+            continue
+        if nxt[depth] > 0:  # take back the last branch, and forbid it to the next ones
+            t = nxt[depth] - 1
+            i = pick_i[depth, t]
+            c = pick_c[depth, t]
+            assigned[i] = -1
+            used[c] = False
+            diag[c - rows[i] + n - 1] -= 1
+            anti[rows[i] + c] -= 1
+            forbidden[depth, i, c] = True
+        if nxt[depth] >= count[depth]:
+            depth -= 1
+            continue
+        t = nxt[depth]
+        nxt[depth] += 1
+        i = pick_i[depth, t]
+        c = pick_c[depth, t]
+        assigned[i] = c
+        used[c] = True
+        diag[c - rows[i] + n - 1] += 1
+        anti[rows[i] + c] += 1
+        forbidden[depth + 1] = forbidden[depth]
+        depth += 1
+        fresh = True
+    return NONE, nodes
