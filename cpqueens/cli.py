@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
@@ -559,6 +559,7 @@ examples:
   cpqueens optimize peaceable 8             9 white and 9 black queens
   cpqueens optimize independence --board grid.txt --count
   cpqueens optimize domination 11 --time-limit 5   the best found, with its bound
+  cpqueens optimize domination 15 --checkpoint d15.json   resumable proof that 8 queens do not
 """
 
 
@@ -587,6 +588,11 @@ def add_optimize(commands: Any) -> None:
     parser.add_argument("--unique", action="store_true", help="also count their classes")
     parser.add_argument("--progress", action="store_true", help="each better solution on stderr")
     parser.add_argument("--json", action="store_true", help="print a JSON object")
+    parser.add_argument(  # the proof of a domination number runs in parts
+        "--workers", metavar="W", type=workers_count, help="processes (CP-SAT: its threads)"
+    )
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="proof parts on a Dask cluster")
+    parser.add_argument("--checkpoint", metavar="FILE", help="proof parts saved; resume")
     parser.set_defaults(run=run_optimize)
 
 
@@ -625,17 +631,24 @@ def run_optimize(args: argparse.Namespace) -> int:
     def report(value: int, bound: int, seconds: float) -> None:
         print(f"found {value} (bound {bound}) at {seconds:.2f} s", file=sys.stderr)
 
-    result = getattr(cpqueens, name)(
-        n,
-        args.columns,
-        blocked,
-        toroidal=args.toroidal,
-        time_limit=args.time_limit,
-        count=args.count,
-        unique=args.unique,
-        progress=report if args.progress else None,
-        **options,
-    )
+    parts = {"checkpoint": args.checkpoint} if args.checkpoint is not None else {}
+    if args.workers is not None:
+        parts["workers"] = args.workers
+    with dask_client(args.scheduler) if args.scheduler else nullcontext() as client:
+        if client is not None:
+            parts["executor"] = client.get_executor()
+        result = getattr(cpqueens, name)(
+            n,
+            args.columns,
+            blocked,
+            toroidal=args.toroidal,
+            time_limit=args.time_limit,
+            count=args.count,
+            unique=args.unique,
+            progress=report if args.progress else None,
+            **options,
+            **parts,
+        )
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -64,7 +64,7 @@ def start(n: int, k: int, q0: int, orbit: np.ndarray) -> tuple[np.ndarray, ...]:
     allowed, cand, ncand, nxt, queens, counters); ``counters[DEPTH]`` is the
     number of queens placed.
     """
-    width = 4 * n
+    width = n * n  # the children of a node: at most every cell
     occ = np.zeros((k + 1, 4), dtype=np.uint64)
     allowed = np.zeros((k + 1, n), dtype=np.uint64)
     cand = np.zeros((k + 1, width), dtype=np.int64)

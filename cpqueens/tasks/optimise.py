@@ -26,12 +26,16 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from cpqueens.backends import BackendName, check_name, choices, is_installed, part, preference
 from cpqueens.errors import CrossCheckError, IncompleteSearchError, NotSupportedError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import CellProblem, Piece
+
+if TYPE_CHECKING:
+    import os
+    from concurrent.futures import Executor
 
 Status = Literal["optimal", "feasible", "infeasible"]
 #: (value, bound, seconds) of each better solution found.
@@ -262,6 +266,8 @@ def optimise(
     unique: bool = False,
     progress: Progress | None = None,
     backend: BackendName = "auto",
+    checkpoint: str | os.PathLike[str] | None = None,
+    executor: Executor | None = None,
 ) -> Optimum:
     """The best solution of ``problem`` in ``sense``, proved optimal unless a limit ends it.
 
@@ -271,6 +277,9 @@ def optimise(
     ``progress(value, bound, seconds)`` called on each better solution;
     ``backend`` "python-constraint" steps the size instead, proving each
     step by exhausting the next (small boards only; "auto" is CP-SAT).
+    A search that runs in parts (queens dominating a free square board) also
+    takes ``checkpoint`` (a file: the same call resumes), ``executor`` (a
+    Dask cluster's) and ``workers`` (local processes): :mod:`cpqueens.tasks.parts`.
     """
     if time_limit is not None and (
         isinstance(time_limit, bool)
@@ -287,6 +296,12 @@ def optimise(
     engine = _cell_engine(backend, problem, None, False, "optimise", sense)
     # the engine's first import (CP-SAT's loads pandas: seconds on a busy machine) counts too
     left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+    from cpqueens.tasks.parts import engine_options  # parts: for an engine that runs them
+
+    run = engine_options(
+        engine, problem, sense, workers=workers, executor=executor, checkpoint=checkpoint,
+        time_limit=left,
+    )  # fmt: skip
     try:
         outcome = engine.optimise(
             problem,
@@ -295,6 +310,7 @@ def optimise(
             workers=workers,
             symmetry=symmetry,
             progress=progress,
+            **run,
         )
     except IncompleteSearchError:
         if time_limit is None:

@@ -23,9 +23,10 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import nullcontext
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
-from cpqueens.errors import CountInterrupted, IncompleteSearchError
+from cpqueens.errors import CountInterrupted, IncompleteSearchError, NotSupportedError
 from cpqueens.execution.checkpoint import Part
 from cpqueens.execution.progress import Progress
 from cpqueens.execution.runner import run, run_serially
@@ -80,12 +81,15 @@ class Runner:
         fn: Callable[..., int],
         arguments: Callable[[Part], tuple[Any, ...]],
         stop: Callable[[int], bool],
+        pays: bool = True,
     ) -> tuple[Sequence[Part], dict[int, int]]:
         """The parts and each finished part's value (index -> value); ``stop(value)`` ends the rest.
 
         ``plan(depth)`` splits the search at ``depth``: the checkpoint's
         recorded depth when it resumes one, else :attr:`depth` (deeper on an
-        executor: many more, smaller parts). ``what`` names the search (the
+        executor: many more, smaller parts). ``pays``: the engine's word that
+        the search is long enough for a local pool (an executor is used
+        whenever there is one). ``what`` names the search (the
         checkpoint refuses a file written for another). Raises
         ``IncompleteSearchError`` when the deadline passes and
         ``CountInterrupted`` on Ctrl-C, the finished parts saved in the
@@ -118,7 +122,7 @@ class Runner:
                         raise _Stopped()
 
                 try:
-                    self._run(fn, tasks, record)
+                    self._run(fn, tasks, record, pays)
                 except _Stopped:
                     pass
                 except TimeoutError:
@@ -139,11 +143,12 @@ class Runner:
         fn: Callable[..., int],
         tasks: Mapping[int, tuple[Any, ...]],
         record: Callable[[dict[int, int]], None],
+        pays: bool,
     ) -> None:
         """Run the tasks once: on the executor, on a fresh local pool, or here."""
         if self.executor is not None:
             run(self.executor, fn, tasks, record, self.deadline)
-        elif (self.workers or 1) > 1 and len(tasks) > 1:
+        elif pays and (self.workers or 1) > 1 and len(tasks) > 1:
             from cpqueens.execution.pool import local_pool  # loky, when a pool is wanted
 
             with local_pool(min(self.workers or 1, len(tasks))) as pool:
@@ -169,3 +174,39 @@ def runner(
     deadline = None if time_limit is None else time.monotonic() + time_limit
     depth = EXECUTOR_DEPTH if executor is not None else 1
     return Runner(n, workers, executor, checkpoint, deadline, progress, depth)
+
+
+def engine_options(
+    engine: ModuleType,
+    problem: object,
+    sense: str,
+    *,
+    workers: int | None,
+    executor: Executor | None,
+    checkpoint: str | os.PathLike[str] | None,
+    time_limit: float | None,
+) -> dict[str, Runner]:
+    """``{"run": runner}`` for an engine whose search of ``problem`` runs in parts, else ``{}``.
+
+    An engine's cell module says so with ``runs_parts(problem, sense)``. A
+    checkpoint or an executor asked of any other raises ``NotSupportedError``.
+    """
+    takes = getattr(engine, "runs_parts", None)
+    if takes is not None and takes(problem, sense):
+        n = getattr(getattr(problem, "board", None), "rows", 0)
+        return {
+            "run": runner(
+                n,
+                workers=workers,
+                executor=executor,
+                checkpoint=checkpoint,
+                time_limit=time_limit,
+            )
+        }
+    for name, value in (("checkpoint", checkpoint), ("executor", executor)):
+        if value is not None:
+            raise NotSupportedError(
+                f"{name} is for a search that runs in parts (queens dominating a free square "
+                f"board, by the bitmask engine); this optimisation is one search, got {value!r}"
+            )
+    return {}

@@ -196,6 +196,11 @@ def counts(problem: CellProblem, time_limit: float | None = None) -> list[int]:
     return [0] * len(placed) + found
 
 
+def runs_parts(problem: CellProblem, sense: str) -> bool:
+    """Whether ``optimise`` takes a runner of parts for ``problem`` (queens dominating a board)."""
+    return domination.runs_parts(problem, sense)
+
+
 def supports_optimise(problem: CellProblem, sense: str) -> bool:
     """Whether the compiled engine optimises ``problem``: peaceable armies, or domination.
 

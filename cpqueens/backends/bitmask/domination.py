@@ -44,18 +44,27 @@ MOST = 32
 #: Nodes per kernel call: some 10-100 ms, so a time limit and Ctrl-C hold within that.
 CHUNK = 1 << 17
 #: Nodes of one lattice's search, the first round (each later round ten times more).
-LATTICE_NODES = 20_000
+LATTICE_NODES = 50_000
 #: Rounds of lattice searches, before the local search.
 LATTICE_ROUNDS = 3
 #: Steps of local search per call; the moves of a queen a left cell stays tabu.
 LOCAL_STEPS, TABU = 20_000, 2
 #: Seconds the quick searches for one size may take, lattices and local search together.
 LOCAL_SECONDS = 2.0
+#: Seconds the quick searches get for the bound's size where a proof would take hours.
+FIND_SECONDS = 60.0
 #: The largest board whose exhaustive search is quick enough to skip the local search.
 QUICK_PROOF = 15
+#: The smallest board whose exhaustive search is worth a local pool (n = 14: 2 s on one core).
+POOL_FROM = 15
 
 #: (value, bound, seconds) of each better solution found.
 Progress = Callable[[int, int, float], None]
+
+
+def runs_parts(problem: CellProblem, sense: str) -> bool:
+    """Whether the optimisation of ``problem`` runs in parts (it takes ``run=``: a runner)."""
+    return sense == "minimize" and applies(problem)
 
 
 def applies(problem: CellProblem) -> bool:
@@ -288,8 +297,12 @@ class Runner(Protocol):
         fn: Callable[..., int],
         arguments: Callable[[Part], tuple[Any, ...]],
         stop: Callable[[int], bool],
+        pays: bool = True,
     ) -> tuple[Sequence[Part], Mapping[int, int]]:
-        """The parts (``plan(depth)``) and each finished part's value; ``stop`` ends the rest."""
+        """The parts (``plan(depth)``) and each finished part's value; ``stop`` ends the rest.
+
+        ``pays``: whether a local pool pays for this search.
+        """
         ...
 
 
@@ -302,6 +315,7 @@ def _here(clock: Deadline | None) -> Runner:
         fn: Callable[..., int],
         arguments: Callable[[Part], tuple[Any, ...]],
         stop: Callable[[int], bool],
+        pays: bool = True,
     ) -> tuple[Sequence[Part], dict[int, int]]:
         parts = plan(1)
         done: dict[int, int] = {}
@@ -324,7 +338,12 @@ def decide(n: int, k: int, run: Runner, clock: Deadline | None = None) -> tuple[
 
     what = f"bitmask: {k} queens dominating the board, searched by lines"
     parts, values = run(
-        what, lambda depth: plan(n, k, depth), search_part, arguments, lambda value: value > 0
+        what,
+        lambda depth: plan(n, k, depth),
+        search_part,
+        arguments,
+        lambda value: value > 0,
+        n >= POOL_FROM,
     )
     found = [value for value in values.values() if value > 0]
     if found:
@@ -485,12 +504,15 @@ def _upper(n: int, low: int, clock: Deadline | None) -> tuple[int, tuple[int, ..
     """The fewest queens from ``low`` up that :func:`find` places quickly, and where.
 
     On a board up to ``QUICK_PROOF`` the exhaustive search settles ``low``
-    sooner than a local search that finds nothing: the lattices alone try it.
+    sooner than a local search that finds nothing: the lattices alone try it,
+    for ``LOCAL_SECONDS``. On a larger board the proof takes hours, so the
+    quick searches get ``FIND_SECONDS`` for ``low``.
     """
     k = low
     while True:
-        local = k > low or n > QUICK_PROOF
-        found = find(n, k, clock, seconds=LOCAL_SECONDS, local=local)
+        quick = n <= QUICK_PROOF
+        seconds = LOCAL_SECONDS if quick or k > low else FIND_SECONDS
+        found = find(n, k, clock, seconds=seconds, local=not quick or k > low)
         if found is not None:
             return k, found
         k += 1
