@@ -49,11 +49,13 @@ LATTICE_NODES = 50_000
 LATTICE_ROUNDS = 3
 #: Steps of local search per call; the moves of a queen a left cell stays tabu.
 LOCAL_STEPS, TABU = 20_000, 2
-#: Seconds the quick searches for one size may take, lattices and local search together.
+#: Seconds the lattices may take for one size, on the way to an upper bound.
 LOCAL_SECONDS = 2.0
-#: Seconds the quick searches get for the bound's size where a proof would take hours.
+#: Seconds of lattices and local search for a size below the upper bound, where a proof
+#: would take hours.
 FIND_SECONDS = 60.0
-#: The largest board whose exhaustive search is quick enough to skip the local search.
+#: The largest board whose exhaustive search is quick enough (n = 15: minutes) to settle a
+#: size without looking harder for a set first.
 QUICK_PROOF = 15
 #: The smallest board whose exhaustive search is worth a local pool (n = 14: 2 s on one core).
 POOL_FROM = 15
@@ -88,7 +90,7 @@ def dominates(n: int, cells: Sequence[int]) -> bool:
 
     Plain Python, sharing nothing with the kernels: the check of every answer.
 
-    >>> dominates(4, [5, 10]), dominates(4, [0, 15])
+    >>> dominates(4, [5, 15]), dominates(4, [0, 15])
     (True, False)
     """
     queens = [divmod(cell, n) for cell in cells]
@@ -180,8 +182,8 @@ class Part:
 def encode(cells: Sequence[int], n: int) -> int:
     """A set of cells as one int > 0: 1 + its sorted cells as digits in base n * n.
 
-    >>> encode([5, 10], 4), decode(encode([5, 10], 4), 4, 2)
-    (166, (5, 10))
+    >>> encode([5, 15], 4), decode(encode([5, 15], 4), 4, 2)
+    (246, (5, 15))
     """
     value = 0
     for cell in sorted(cells, reverse=True):
@@ -362,8 +364,8 @@ def lattices(n: int, k: int) -> list[tuple[int, ...]]:
     Every other line (either parity) with its ends trimmed or the board's
     edges added to make k, then central bands; no set twice.
 
-    >>> lattices(6, 3)[:3]
-    [(1, 3, 5), (0, 2, 4), (0, 2, 5)]
+    >>> lattices(6, 3)
+    [(1, 3, 5), (0, 2, 4), (1, 2, 3), (2, 3, 4), (0, 1, 2), (3, 4, 5)]
     """
     found: list[tuple[int, ...]] = []
     for parity in (1, 0):
@@ -469,13 +471,15 @@ def optimise(
 ) -> Outcome:
     """The fewest queens that cover the board, proved optimal unless ``time_limit`` ends it.
 
-    An upper bound first: the fewest queens :func:`find` places quickly, from
-    the bound known before search up. Then each size below it is settled by
-    the exhaustive search (:func:`decide`), through ``run`` (the task's
-    runner: local pool, executor, checkpoint) or here in order. A limit that
-    ends a proof gives the best set found, "feasible", with the size being
-    proved as its bound. ``workers`` and ``symmetry`` are the runner's and
-    the split's business: accepted, unused here.
+    An upper bound first: the fewest queens the lattices place within
+    ``LOCAL_SECONDS``, from the bound known before search up. On a board
+    whose proofs take hours (above ``QUICK_PROOF``), the sizes below it get
+    ``FIND_SECONDS`` of lattices and local search each. Then each size left
+    below the best is settled by the exhaustive search (:func:`decide`),
+    through ``run`` (the task's runner: local pool, executor, checkpoint) or
+    here in order. A limit that ends it gives the best set found, "feasible",
+    with the size being proved as its bound. ``workers`` and ``symmetry`` are
+    the runner's and the split's business: accepted, unused here.
     """
     if sense != "minimize" or not applies(problem):
         raise ValueError(
@@ -487,8 +491,21 @@ def optimise(
     n = problem.board.rows
     low = bounds.lower(problem)
     best, cells = _upper(n, low, clock)
-    if progress is not None:
-        progress(best, low, time.perf_counter() - start)
+
+    def report() -> None:
+        if progress is not None:
+            progress(best, low, time.perf_counter() - start)
+
+    report()
+    try:
+        while best > low and n > QUICK_PROOF:
+            found = find(n, best - 1, clock, seconds=FIND_SECONDS)
+            if found is None:
+                break
+            best, cells = best - 1, found
+            report()
+    except IncompleteSearchError:
+        return _outcome("feasible", best, low, cells, n, start)
     runner = run or _here(clock)
     for k in range(low, best):
         try:
@@ -501,18 +518,13 @@ def optimise(
 
 
 def _upper(n: int, low: int, clock: Deadline | None) -> tuple[int, tuple[int, ...]]:
-    """The fewest queens from ``low`` up that :func:`find` places quickly, and where.
+    """The fewest queens from ``low`` up that the lattices place quickly, and where.
 
-    On a board up to ``QUICK_PROOF`` the exhaustive search settles ``low``
-    sooner than a local search that finds nothing: the lattices alone try it,
-    for ``LOCAL_SECONDS``. On a larger board the proof takes hours, so the
-    quick searches get ``FIND_SECONDS`` for ``low``.
+    Each size gets ``LOCAL_SECONDS``; n queens always cover the board (a column of them).
     """
     k = low
     while True:
-        quick = n <= QUICK_PROOF
-        seconds = LOCAL_SECONDS if quick or k > low else FIND_SECONDS
-        found = find(n, k, clock, seconds=seconds, local=not quick or k > low)
+        found = find(n, k, clock, seconds=LOCAL_SECONDS, local=False)
         if found is not None:
             return k, found
         k += 1
