@@ -633,6 +633,8 @@ def run_optimize(args: argparse.Namespace) -> int:
 
     parts = {"checkpoint": args.checkpoint} if args.checkpoint is not None else {}
     if args.workers is not None:
+        if args.scheduler is not None:
+            raise UsageError("--workers and --scheduler exclude each other")
         parts["workers"] = args.workers
     with dask_client(args.scheduler) if args.scheduler else nullcontext() as client:
         if client is not None:

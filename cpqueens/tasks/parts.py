@@ -190,6 +190,7 @@ def engine_options(
 
     An engine's cell module says so with ``runs_parts(problem, sense)``. A
     checkpoint or an executor asked of any other raises ``NotSupportedError``.
+    With an executor, ``workers`` (the verb's default for CP-SAT's threads) is not used.
     """
     takes = getattr(engine, "runs_parts", None)
     if takes is not None and takes(problem, sense):
@@ -197,7 +198,7 @@ def engine_options(
         return {
             "run": runner(
                 n,
-                workers=workers,
+                workers=None if executor is not None else workers,
                 executor=executor,
                 checkpoint=checkpoint,
                 time_limit=time_limit,
