@@ -142,10 +142,111 @@ def _canonical(queens, k, q0, images):
 
 
 @kernel()
-def _expand(
-    n, k, depth, total, uncovered, allowed, cand,
-    urow, ucol, udiag, uanti, arow, acol, adiag, aanti, cover, scratch, order,
-):  # fmt: skip
+def _count_lines(n, masks, counts):
+    """Count the cells of ``masks`` (one per row) on every line: ``counts[family, line]``.
+
+    The families: 0 rows, 1 columns, 2 diagonals (c - r + n - 1), 3 anti-diagonals (r + c).
+    """
+    counts[:] = 0
+    for r in range(n):
+        w = masks[r]
+        counts[0, r] = popcount(w)
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            counts[1, c] += 1
+            counts[2, c - r + n - 1] += 1
+            counts[3, r + c] += 1
+
+
+@kernel()
+def _crowded(n, j, uncovered, allowed):
+    """Whether the lines that need a queen of their own rule the node out.
+
+    A queen off a line covers at most 3 of its cells, so a line with more
+    than 3j uncovered cells needs one of the j queens left: no line of a
+    family may need one without an allowed cell on it, nor more of them than j.
+    """
+    for family in range(4):
+        size = n if family < 2 else 2 * n - 1
+        needing = 0
+        for line in range(size):
+            if uncovered[family, line] > 3 * j:
+                if allowed[family, line] == 0:
+                    return True
+                needing += 1
+        if needing > j:
+            return True
+    return False
+
+
+@kernel()
+def _covers(n, counts, uncovered, allowed, cover, values):
+    """What each allowed cell covers (``cover[cell]``), also listed in ``values``; how many.
+
+    Any two lines through a cell meet only there: its four lines' uncovered
+    counts, less 3 if the cell is uncovered itself (counted four times).
+    """
+    m = 0
+    for r in range(n):
+        w = allowed[r]
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            value = counts[0, r] + counts[1, c] + counts[2, c - r + n - 1] + counts[3, r + c]
+            if (uncovered[r] >> np.uint64(c)) & _ONE:
+                value -= 3
+            cover[r * n + c] = value
+            values[m] = value
+            m += 1
+    return m
+
+
+@kernel()
+def _fewest(n, uncovered, allowed, counts):
+    """The uncovered cell with the fewest allowed cells covering it, and how many cover it."""
+    best = n * n + 1
+    target = -1
+    for r in range(n):
+        w = uncovered[r]
+        mine = allowed[r]
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            value = counts[0, r] + counts[1, c] + counts[2, c - r + n - 1] + counts[3, r + c]
+            if (mine >> np.uint64(c)) & _ONE:
+                value -= 3
+            if value < best:
+                best = value
+                target = r * n + c
+    return target, best
+
+
+@kernel()
+def _branches(n, target, allowed, cover, least, out):
+    """The allowed cells covering ``target`` that cover at least ``least``, the most first."""
+    tr = target // n
+    tc = target % n
+    m = 0
+    for r in range(n):
+        w = allowed[r]
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            if r == tr or c == tc or r - c == tr - tc or r + c == tr + tc:
+                cell = r * n + c
+                if cover[cell] >= least:
+                    t = m  # insertion, the largest cover first: a few dozen cells
+                    while t > 0 and cover[out[t - 1]] < cover[cell]:
+                        out[t] = out[t - 1]
+                        t -= 1
+                    out[t] = cell
+                    m += 1
+    return m
+
+
+@kernel()
+def _expand(n, k, depth, total, uncovered, allowed, cand, work):
     """Fill ``cand[depth]`` with the cells to branch on at this node; return how many (0: cut).
 
     The node has ``total`` > 0 uncovered cells (``uncovered``: one mask per
@@ -154,120 +255,22 @@ def _expand(
     that cannot be in a covering set (their cover plus the j - 1 largest
     others falls short), the largest cover first.
     """
-    lines = 2 * n - 1
+    ucount, acount, cover, values = work[1], work[2], work[3], work[4]
     j = k - depth
-    for i in range(n):
-        urow[i] = 0
-        ucol[i] = 0
-        arow[i] = 0
-        acol[i] = 0
-    for i in range(lines):
-        udiag[i] = 0
-        uanti[i] = 0
-        adiag[i] = 0
-        aanti[i] = 0
-    for r in range(n):
-        w = uncovered[r]
-        urow[r] = popcount(w)
-        while w:
-            c = np.int64(lowest_index(w))
-            w &= w - _ONE
-            ucol[c] += 1
-            udiag[c - r + n - 1] += 1
-            uanti[r + c] += 1
-    # a line whose uncovered cells j queens off it cannot cover needs a queen of its own
-    forced_rows = 0
-    forced_cols = 0
-    forced_diags = 0
-    forced_antis = 0
-    for r in range(n):
-        w = allowed[depth, r]
-        arow[r] = popcount(w)
-        while w:
-            c = np.int64(lowest_index(w))
-            w &= w - _ONE
-            acol[c] += 1
-            adiag[c - r + n - 1] += 1
-            aanti[r + c] += 1
-    for i in range(n):
-        if urow[i] > 3 * j:
-            if arow[i] == 0:
-                return 0
-            forced_rows += 1
-        if ucol[i] > 3 * j:
-            if acol[i] == 0:
-                return 0
-            forced_cols += 1
-    for i in range(lines):
-        if udiag[i] > 3 * j:
-            if adiag[i] == 0:
-                return 0
-            forced_diags += 1
-        if uanti[i] > 3 * j:
-            if aanti[i] == 0:
-                return 0
-            forced_antis += 1
-    if forced_rows > j or forced_cols > j or forced_diags > j or forced_antis > j:
+    _count_lines(n, uncovered, ucount)
+    _count_lines(n, allowed[depth], acount)
+    if _crowded(n, j, ucount, acount):
         return 0
-    # what each allowed cell covers, and the j largest of those
-    m = 0
-    for r in range(n):
-        w = allowed[depth, r]
-        while w:
-            c = np.int64(lowest_index(w))
-            w &= w - _ONE
-            value = urow[r] + ucol[c] + udiag[c - r + n - 1] + uanti[r + c]
-            if (uncovered[r] >> np.uint64(c)) & _ONE:
-                value -= 3
-            cover[r * n + c] = value
-            scratch[m] = value
-            m += 1
-    if _top(scratch, m, j) < total:
+    m = _covers(n, ucount, uncovered, allowed[depth], cover, values)
+    if _top(values, m, j) < total:  # the j queens left cannot cover what is uncovered
         return 0
     rest = 0  # the j - 1 largest: _top left the j largest first
     for i in range(j - 1):
-        rest += scratch[i]
-    # the uncovered cell with the fewest allowed cells covering it
-    best = n * n + 1
-    target = -1
-    for r in range(n):
-        w = uncovered[r]
-        mine = allowed[depth, r]
-        while w:
-            c = np.int64(lowest_index(w))
-            w &= w - _ONE
-            value = arow[r] + acol[c] + adiag[c - r + n - 1] + aanti[r + c]
-            if (mine >> np.uint64(c)) & _ONE:
-                value -= 3
-            if value < best:
-                best = value
-                target = r * n + c
-    if best == 0:
+        rest += values[i]
+    target, choices = _fewest(n, uncovered, allowed[depth], acount)
+    if choices == 0:
         return 0
-    tr = target // n
-    tc = target % n
-    m = 0
-    for r in range(n):
-        w = allowed[depth, r]
-        while w:
-            c = np.int64(lowest_index(w))
-            w &= w - _ONE
-            if r == tr or c == tc or r - c == tr - tc or r + c == tr + tc:
-                cell = r * n + c
-                if cover[cell] + rest >= total:
-                    order[m] = cell
-                    m += 1
-    # the largest cover first (insertion sort: a few dozen cells)
-    for i in range(m):
-        cell = order[i]
-        t = i
-        while t > 0 and cover[order[t - 1]] < cover[cell]:
-            order[t] = order[t - 1]
-            t -= 1
-        order[t] = cell
-    for i in range(m):
-        cand[depth, i] = order[i]
-    return m
+    return _branches(n, target, allowed[depth], cover, total - rest, cand[depth])
 
 
 @kernel()
@@ -276,17 +279,10 @@ def _workspace(n, k):
     lines = 2 * n - 1
     return (
         np.zeros(n, dtype=np.uint64),  # the uncovered cells, a mask per row
-        np.zeros(n, dtype=np.int64),  # uncovered cells per row, column, diagonal, anti-diagonal
-        np.zeros(n, dtype=np.int64),
-        np.zeros(lines, dtype=np.int64),
-        np.zeros(lines, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),  # allowed cells per row, column, diagonal, anti-diagonal
-        np.zeros(n, dtype=np.int64),
-        np.zeros(lines, dtype=np.int64),
-        np.zeros(lines, dtype=np.int64),
+        np.zeros((4, lines), dtype=np.int64),  # uncovered cells per line, by family
+        np.zeros((4, lines), dtype=np.int64),  # allowed cells per line, by family
         np.zeros(n * n, dtype=np.int64),  # what each allowed cell covers
-        np.zeros(n * n, dtype=np.int64),
-        np.zeros(4 * n, dtype=np.int64),
+        np.zeros(n * n, dtype=np.int64),  # the same, as a list
     )
 
 
@@ -323,10 +319,7 @@ def _evaluate(n, k, depth, occ, allowed, cand, work):
         return m
     if depth == k:
         return 0
-    return _expand(
-        n, k, depth, total, uncovered, allowed, cand, work[1], work[2], work[3], work[4],
-        work[5], work[6], work[7], work[8], work[9], work[10], work[11],
-    )  # fmt: skip
+    return _expand(n, k, depth, total, uncovered, allowed, cand, work)
 
 
 @kernel()

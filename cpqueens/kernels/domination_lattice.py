@@ -52,6 +52,99 @@ def _choices(n, k, rows, inside, used, forbidden, assigned, a, b, out_i, out_c):
 
 
 @kernel()
+def _left_cells(n, rows, cols, inside, left):
+    """Mark the lattice's columns in ``inside``; list the cells off its rows and columns."""
+    on_row = np.zeros(n, dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        inside[cols[i]] = True
+        on_row[rows[i]] = True
+    m = 0
+    for a in range(n):
+        for b in range(n):
+            if not on_row[a] and not inside[b]:
+                left[m] = a * n + b
+                m += 1
+    return m
+
+
+@kernel()
+def _uncovered(n, left, cells, diag, anti, udiag, uanti):
+    """How many of the ``cells`` left no queen's diagonal covers, counted per diagonal too."""
+    udiag[:] = 0
+    uanti[:] = 0
+    uncovered = 0
+    for t in range(cells):
+        a = left[t] // n
+        b = left[t] % n
+        if diag[b - a + n - 1] == 0 and anti[a + b] == 0:
+            uncovered += 1
+            udiag[b - a + n - 1] += 1
+            uanti[a + b] += 1
+    return uncovered
+
+
+@kernel()
+def _reach(n, rows, cols, used, forbidden, assigned, udiag, uanti):
+    """The most the rows left can cover: each at its best column's two diagonals."""
+    k = rows.shape[0]
+    reach = 0
+    for i in range(k):
+        if assigned[i] < 0:
+            best = 0
+            for t in range(k):
+                c = cols[t]
+                if not used[c] and not forbidden[i, c]:
+                    best = max(best, udiag[c - rows[i] + n - 1] + uanti[rows[i] + c])
+            reach += best
+    return reach
+
+
+@kernel()
+def _fewest(n, rows, inside, used, forbidden, assigned, left, cells, diag, anti, pick_i, pick_c):
+    """The uncovered cell with the fewest (row, column) choices, and how many it has."""
+    k = rows.shape[0]
+    fewest = 2 * k + 1
+    target = -1
+    for t in range(cells):
+        a = left[t] // n
+        b = left[t] % n
+        if diag[b - a + n - 1] == 0 and anti[a + b] == 0:
+            m = _choices(n, k, rows, inside, used, forbidden, assigned, a, b, pick_i, pick_c)
+            if m < fewest:
+                fewest = m
+                target = left[t]
+    return target, fewest
+
+
+@kernel()
+def _most_first(n, rows, m, pick_i, pick_c, udiag, uanti, gain):
+    """Order the m choices by what their diagonals cover, the most first."""
+    for t in range(m):
+        r = rows[pick_i[t]]
+        c = pick_c[t]
+        gain[t] = udiag[c - r + n - 1] + uanti[r + c]
+    for t in range(1, m):
+        s = t
+        while s > 0 and gain[s - 1] < gain[s]:
+            gain[s - 1], gain[s] = gain[s], gain[s - 1]
+            pick_i[s - 1], pick_i[s] = pick_i[s], pick_i[s - 1]
+            pick_c[s - 1], pick_c[s] = pick_c[s], pick_c[s - 1]
+            s -= 1
+
+
+@kernel()
+def _complete(rows, cols, used, assigned):
+    """Give the rows left the columns left, in order (every cell is covered already)."""
+    t = 0
+    for i in range(rows.shape[0]):
+        if assigned[i] < 0:
+            while used[cols[t]]:
+                t += 1
+            assigned[i] = cols[t]
+            used[cols[t]] = True
+
+
+@kernel()
 def search(n, rows, cols, limit, assigned):
     """Find queens on ``rows`` x ``cols`` (one per row and column) that dominate the n x n board.
 
@@ -62,20 +155,9 @@ def search(n, rows, cols, limit, assigned):
     k = rows.shape[0]
     lines = 2 * n - 1
     inside = np.zeros(n, dtype=np.bool_)
-    on_row = np.zeros(n, dtype=np.bool_)
-    for i in range(k):
-        inside[cols[i]] = True
-        on_row[rows[i]] = True
     left = np.zeros(n * n, dtype=np.int64)  # the cells off the lattice's rows and columns
-    m = 0
-    for a in range(n):
-        for b in range(n):
-            if not on_row[a] and not inside[b]:
-                left[m] = a * n + b
-                m += 1
-    cells = m
-    for i in range(k):
-        assigned[i] = -1
+    cells = _left_cells(n, rows, cols, inside, left)
+    assigned[:] = -1
     used = np.zeros(n, dtype=np.bool_)
     diag = np.zeros(lines, dtype=np.int64)  # queens per diagonal c - r + n - 1
     anti = np.zeros(lines, dtype=np.int64)  # queens per anti-diagonal r + c
@@ -98,53 +180,17 @@ def search(n, rows, cols, limit, assigned):
             nodes += 1
             count[depth] = 0
             nxt[depth] = 0
-            for t in range(lines):
-                udiag[t] = 0
-                uanti[t] = 0
-            uncovered = 0
-            for t in range(cells):
-                a = left[t] // n
-                b = left[t] % n
-                if diag[b - a + n - 1] == 0 and anti[a + b] == 0:
-                    uncovered += 1
-                    udiag[b - a + n - 1] += 1
-                    uanti[a + b] += 1
-            if uncovered == 0:  # the rows left take the columns left, in order
-                t = 0
-                for i in range(k):
-                    if assigned[i] < 0:
-                        while used[cols[t]]:
-                            t += 1
-                        assigned[i] = cols[t]
-                        used[cols[t]] = True
+            uncovered = _uncovered(n, left, cells, diag, anti, udiag, uanti)
+            if uncovered == 0:
+                _complete(rows, cols, used, assigned)
                 return FOUND, nodes
-            # each row left covers at most its best column's diagonals
-            reach = 0
-            for i in range(k):
-                if assigned[i] < 0:
-                    best = 0
-                    for t in range(k):
-                        c = cols[t]
-                        if not used[c] and not forbidden[depth, i, c]:
-                            value = udiag[c - rows[i] + n - 1] + uanti[rows[i] + c]
-                            best = max(best, value)
-                    reach += best
-            if reach < uncovered:
+            if _reach(n, rows, cols, used, forbidden[depth], assigned, udiag, uanti) < uncovered:
                 depth -= 1
                 continue
-            fewest = 2 * k + 1
-            target = -1
-            for t in range(cells):
-                a = left[t] // n
-                b = left[t] % n
-                if diag[b - a + n - 1] == 0 and anti[a + b] == 0:
-                    m = _choices(
-                        n, k, rows, inside, used, forbidden[depth], assigned, a, b,
-                        pick_i[depth], pick_c[depth],
-                    )  # fmt: skip
-                    if m < fewest:
-                        fewest = m
-                        target = left[t]
+            target, fewest = _fewest(
+                n, rows, inside, used, forbidden[depth], assigned, left, cells, diag, anti,
+                pick_i[depth], pick_c[depth],
+            )  # fmt: skip
             if fewest == 0:
                 depth -= 1
                 continue
@@ -152,17 +198,7 @@ def search(n, rows, cols, limit, assigned):
                 n, k, rows, inside, used, forbidden[depth], assigned, target // n, target % n,
                 pick_i[depth], pick_c[depth],
             )  # fmt: skip
-            for t in range(m):  # the choice covering most first
-                r = rows[pick_i[depth, t]]
-                c = pick_c[depth, t]
-                gain[t] = udiag[c - r + n - 1] + uanti[r + c]
-            for t in range(1, m):
-                s = t
-                while s > 0 and gain[s - 1] < gain[s]:
-                    gain[s - 1], gain[s] = gain[s], gain[s - 1]
-                    pick_i[depth, s - 1], pick_i[depth, s] = pick_i[depth, s], pick_i[depth, s - 1]
-                    pick_c[depth, s - 1], pick_c[depth, s] = pick_c[depth, s], pick_c[depth, s - 1]
-                    s -= 1
+            _most_first(n, rows, m, pick_i[depth], pick_c[depth], udiag, uanti, gain)
             count[depth] = m
             continue
         if nxt[depth] > 0:  # take back the last branch, and forbid it to the next ones
