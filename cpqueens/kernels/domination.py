@@ -56,7 +56,11 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-def start(n: int, k: int, q0: int, orbit: np.ndarray) -> tuple[np.ndarray, ...]:
+#: The state of a search: occ, allowed, cand, ncand, nxt, queens, counters.
+State = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def start(n: int, k: int, q0: int, orbit: np.ndarray) -> State:
     """A fresh state for :func:`search`: queen ``q0`` placed, the cells of earlier orbits forbidden.
 
     ``orbit[cell]`` is the rank of the cell's orbit (cell = r * n + c); ``q0``

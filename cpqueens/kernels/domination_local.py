@@ -32,7 +32,14 @@ STEPS, UNCOVERED, SEED = 0, 1, 2
 STATE = 3
 
 
-def start(n: int, k: int, seed: int) -> tuple[np.ndarray, ...]:
+#: The state of a walk: queens, lines, hits, weight, sums, where, uncovered, left, state.
+State = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray,
+]  # fmt: skip
+
+
+def start(n: int, k: int, seed: int) -> State:
     """A fresh state for :func:`walk`: k queens on random distinct cells (``seed``'s)."""
     rng = np.random.default_rng(seed)
     queens = rng.choice(n * n, size=k, replace=False).astype(np.int64)

@@ -126,10 +126,10 @@ class Runner:
                 except _Stopped:
                     pass
                 except TimeoutError:
-                    saved = "" if journal is None else f"; they are saved in {journal.path}"
+                    where = "" if journal is None else f"; they are saved in {journal.path}"
                     raise IncompleteSearchError(
                         f"the time limit ended the search with {len(done)} of {len(parts)} "
-                        f"parts done{saved}"
+                        f"parts done{where}"
                     ) from None
                 except KeyboardInterrupt as error:
                     if isinstance(error, CountInterrupted):

@@ -197,7 +197,7 @@ def decode(value: int, n: int, k: int) -> tuple[int, ...]:
     A value with more digits than k keeps them all, so that a check of the set sees them.
     """
     value -= 1
-    cells = []
+    cells: list[int] = []
     while value or len(cells) < k:
         value, cell = divmod(value, n * n)
         cells.append(cell)
