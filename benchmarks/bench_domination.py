@@ -120,8 +120,13 @@ def table(limit: float) -> None:
         args = [str(n)] if n not in FRONTIER else [str(n), "--time-limit", str(limit)]
         answer, seconds, _ = run(args)
         checked = "yes" if dominates(n, answer["queens"]) else "NO"
-        bound = "ceil(n/2)" if n not in (3, 11) else "(n-1)/2"
-        how = PUBLISHED.get(n, f"the bound {bound}" if A075458[n - 1] == answer["bound"] else "")
+        floor = (n - 1) // 2 if n in (3, 11) else (n + 1) // 2
+        if n in PUBLISHED:
+            how = f"exhaustive search ({PUBLISHED[n]})"
+        elif A075458[n - 1] == floor:
+            how = "a set of the bound's size: " + ("(n-1)/2" if n in (3, 11) else "ceil(n/2)")
+        else:
+            how = "exhaustive search"
         limit_note = f" (limit {limit:g} s)" if n in FRONTIER else ""
         rows.append(
             f"| {n} | {A075458[n - 1]} | {answer['value']} | {answer['status']}{limit_note} | "

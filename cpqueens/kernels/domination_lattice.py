@@ -12,8 +12,9 @@ rows left, each at its best column, cannot cover what is uncovered.
 The caller picks R and C (:mod:`cpqueens.backends.bitmask.domination` tries
 every other row and column, with the edges, and central bands): for n up to
 25 some such lattice holds ceil(n/2) dominating queens, found in a few
-thousand nodes. The search is complete for its R and C, and stops after
-``limit`` nodes. numba code only.
+thousand nodes. The search is complete for its R and C; it keeps its state
+in arrays the caller owns (:func:`start`) and runs at most ``budget`` nodes
+per call. numba code only.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ import numpy as np
 
 from cpqueens.kernels.jit import kernel
 
-FOUND, NONE, LIMIT = 1, 0, -1
+FOUND, NONE, PAUSED = 1, 0, -1
+#: counters[...]: the depth, whether the node there is new, the nodes so far, the cells left.
+DEPTH, FRESH, NODES, CELLS = 0, 1, 2, 3
+#: The state of a search (:func:`start`).
+State = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+]  # fmt: skip
 
 
 @kernel()
@@ -144,46 +152,72 @@ def _complete(rows, cols, used, assigned):
             used[cols[t]] = True
 
 
-@kernel()
-def search(n, rows, cols, limit, assigned):
-    """Find queens on ``rows`` x ``cols`` (one per row and column) that dominate the n x n board.
+def start(n: int, rows: np.ndarray, cols: np.ndarray) -> State:
+    """A fresh state for :func:`search` on the lattice ``rows`` x ``cols``.
 
-    Returns (status, nodes): ``FOUND`` (``assigned[i]`` is the column of the
-    queen on ``rows[i]``), ``NONE`` (no such queens: the search is
-    exhausted) or ``LIMIT`` (``limit`` nodes searched first).
+    (left, inside, assigned, used, diag, anti, forbidden, pick_i, pick_c,
+    count, nxt, counters); ``assigned[i]`` is the column of the queen on
+    ``rows[i]`` (-1: none yet), ``counters`` the depth, whether the node
+    there is new, the nodes so far and how many cells ``left`` lists.
     """
     k = rows.shape[0]
     lines = 2 * n - 1
     inside = np.zeros(n, dtype=np.bool_)
     left = np.zeros(n * n, dtype=np.int64)  # the cells off the lattice's rows and columns
-    cells = _left_cells(n, rows, cols, inside, left)
-    assigned[:] = -1
-    used = np.zeros(n, dtype=np.bool_)
-    diag = np.zeros(lines, dtype=np.int64)  # queens per diagonal c - r + n - 1
-    anti = np.zeros(lines, dtype=np.int64)  # queens per anti-diagonal r + c
-    forbidden = np.zeros((k + 1, k, n), dtype=np.bool_)
-    pick_i = np.zeros((k + 1, 2 * k), dtype=np.int64)
-    pick_c = np.zeros((k + 1, 2 * k), dtype=np.int64)
-    count = np.zeros(k + 1, dtype=np.int64)
-    nxt = np.zeros(k + 1, dtype=np.int64)
+    counters = np.zeros(4, dtype=np.int64)
+    counters[FRESH] = 1
+    counters[CELLS] = _left_cells(n, rows, cols, inside, left)
+    return (
+        left,
+        inside,
+        np.full(k, -1, dtype=np.int64),
+        np.zeros(n, dtype=np.bool_),
+        np.zeros(lines, dtype=np.int64),  # queens per diagonal c - r + n - 1
+        np.zeros(lines, dtype=np.int64),  # queens per anti-diagonal r + c
+        np.zeros((k + 1, k, n), dtype=np.bool_),
+        np.zeros((k + 1, 2 * k), dtype=np.int64),
+        np.zeros((k + 1, 2 * k), dtype=np.int64),
+        np.zeros(k + 1, dtype=np.int64),
+        np.zeros(k + 1, dtype=np.int64),
+        counters,
+    )
+
+
+@kernel()
+def search(
+    n, rows, cols, left, inside, assigned, used, diag, anti, forbidden, pick_i, pick_c, count,
+    nxt, counters, budget,
+):  # fmt: skip
+    """Find queens on ``rows`` x ``cols`` (one per row and column) that dominate the n x n board.
+
+    The state is :func:`start`'s. Runs at most ``budget`` nodes, then
+    returns ``PAUSED`` (call again); ``FOUND`` (``assigned[i]`` is the column
+    of the queen on ``rows[i]``) or ``NONE`` (no such queens: the search is
+    exhausted) at the end.
+    """
+    k = rows.shape[0]
+    lines = 2 * n - 1
+    cells = counters[CELLS]
     udiag = np.zeros(lines, dtype=np.int64)
     uanti = np.zeros(lines, dtype=np.int64)
     gain = np.zeros(2 * k, dtype=np.int64)
-    depth = 0
-    fresh = True
+    depth = counters[DEPTH]
     nodes = 0
+    status = NONE
     while depth >= 0:
-        if fresh:
-            fresh = False
-            if nodes >= limit:
-                return LIMIT, nodes
+        if counters[FRESH]:
+            if nodes >= budget:
+                status = PAUSED
+                break
+            counters[FRESH] = 0
             nodes += 1
             count[depth] = 0
             nxt[depth] = 0
             uncovered = _uncovered(n, left, cells, diag, anti, udiag, uanti)
             if uncovered == 0:
                 _complete(rows, cols, used, assigned)
-                return FOUND, nodes
+                status = FOUND
+                break
             if _reach(n, rows, cols, used, forbidden[depth], assigned, udiag, uanti) < uncovered:
                 depth -= 1
                 continue
@@ -223,5 +257,7 @@ def search(n, rows, cols, limit, assigned):
         anti[rows[i] + c] += 1
         forbidden[depth + 1] = forbidden[depth]
         depth += 1
-        fresh = True
-    return NONE, nodes
+        counters[FRESH] = 1
+    counters[DEPTH] = depth
+    counters[NODES] += nodes
+    return status

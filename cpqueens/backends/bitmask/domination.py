@@ -45,9 +45,9 @@ MOST = 32
 CHUNK = 1 << 17
 #: Nodes of one lattice's search, the first round (each later round ten times more).
 LATTICE_NODES = 50_000
-#: Rounds of lattice searches, before the local search.
-LATTICE_ROUNDS = 3
-#: Steps of local search per call; the moves of a queen a left cell stays tabu.
+#: Rounds of lattice searches, before the local search; nodes per kernel call.
+LATTICE_ROUNDS, LATTICE_CHUNK = 3, 10_000
+#: Steps of local search per kernel call; steps a cell stays empty after a queen leaves it.
 LOCAL_STEPS, TABU = 20_000, 2
 #: Seconds the lattices may take for one size, on the way to an upper bound.
 LOCAL_SECONDS = 2.0
@@ -385,30 +385,41 @@ def lattices(n: int, k: int) -> list[tuple[int, ...]]:
 
 
 def _lattice(n: int, k: int, clock: Deadline | None, cutoff: float) -> tuple[int, ...] | None:
-    """A set of k covering queens on a lattice (:func:`lattices`), in rounds of growing limits."""
+    """A set of k covering queens on a lattice (:func:`lattices`), in rounds of growing quotas.
+
+    Every pair of row and column sets gets ``LATTICE_NODES`` nodes in the
+    first round, ten times more in each next one (its search goes on where it
+    stopped), in chunks of ``LATTICE_CHUNK`` nodes between which the clock is read.
+    """
     import numpy as np
 
     from cpqueens.kernels import domination_lattice as kernel
 
     sets = [np.array(lines, dtype=np.int64) for lines in lattices(n, k)]
-    pairs = [(rows, cols) for i, rows in enumerate(sets) for cols in sets[i:]]
-    assigned = np.zeros(k, dtype=np.int64)
-    limit = LATTICE_NODES
+    searches = [
+        (rows, cols, kernel.start(n, rows, cols))
+        for i, rows in enumerate(sets)
+        for cols in sets[i:]
+    ]
+    quota = LATTICE_NODES
     for _ in range(LATTICE_ROUNDS):
-        left = []
-        for rows, cols in pairs:
-            if time.monotonic() > cutoff:
-                return None
-            if clock is not None:
-                clock.check()
-            status, _ = kernel.search(n, rows, cols, limit, assigned)
+        alive = []
+        for rows, cols, state in searches:
+            status = kernel.PAUSED
+            while status == kernel.PAUSED and state[-1][kernel.NODES] < quota:
+                if time.monotonic() > cutoff:
+                    return None
+                if clock is not None:
+                    clock.check()
+                status = kernel.search(n, rows, cols, *state, LATTICE_CHUNK)
             if status == kernel.FOUND:
+                columns = state[2]
                 return tuple(
-                    sorted(int(r) * n + int(c) for r, c in zip(rows, assigned, strict=True))
+                    sorted(int(r) * n + int(c) for r, c in zip(rows, columns, strict=True))
                 )
-            if status == kernel.LIMIT:
-                left.append((rows, cols))
-        pairs, limit = left, limit * 10
+            if status == kernel.PAUSED:
+                alive.append((rows, cols, state))
+        searches, quota = alive, quota * 10
     return None
 
 
