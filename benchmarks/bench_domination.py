@@ -46,6 +46,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS-frontier.md"
 SECTION = "## Queen domination"
+BEGIN, END = "<!-- queen-domination: begin -->", "<!-- queen-domination: end -->"
 CLI = [sys.executable, "-m", "cpqueens", "optimize", "domination"]
 
 # OEIS A075458 (n = 1..25) and A002564 (n = 1..10; later values from the issue: 12 -> 8, 13 -> 288)
@@ -70,24 +71,23 @@ def machine() -> str:
 
 
 def write(title: str, text: str) -> None:
-    """Put ``text`` under ``### title`` in this file's section, replacing what was there."""
-    title_line = "# The frontier: optimisation past the published computations\n"
-    old = RESULTS.read_text() if RESULTS.exists() else title_line
-    if SECTION not in old:
-        old = old.rstrip("\n") + f"\n\n{SECTION}\n"
-    start = old.index(SECTION)
-    after = re.search(r"^## ", old[start + len(SECTION) :], re.MULTILINE)
-    end = len(old) if after is None else start + len(SECTION) + after.start()
+    """Put ``text`` under ``### title`` in this file's section, replacing what was there.
+
+    The section lies between markers, so that the file's other sections (other work's)
+    stay as they are.
+    """
+    old = RESULTS.read_text() if RESULTS.exists() else "# The frontier: optimisation and counting\n"
+    if BEGIN not in old:
+        old = old.rstrip("\n") + f"\n\n{BEGIN}\n{SECTION}\n{END}\n"
+    start, end = old.index(BEGIN) + len(BEGIN), old.index(END)
     section = old[start:end]
     block = f"### {title}\n\n{text.strip()}\n\n"
     pattern = re.compile(rf"^### {re.escape(title)}\n.*?(?=^### |\Z)", re.MULTILINE | re.DOTALL)
-    section = (
-        pattern.sub(lambda _: block, section)
-        if pattern.search(section)
-        else (section.rstrip("\n") + "\n\n" + block)
-    )
-    rest = "\n" + old[end:] if end < len(old) else ""
-    RESULTS.write_text(old[:start] + section.rstrip("\n") + "\n" + rest)
+    if pattern.search(section):
+        section = pattern.sub(lambda _: block, section)
+    else:
+        section = section.rstrip("\n") + "\n\n" + block
+    RESULTS.write_text(old[:start] + section.rstrip("\n") + "\n" + old[end:])
 
 
 def run(args: list[str], timeout: float = 3600) -> tuple[dict, float, str]:

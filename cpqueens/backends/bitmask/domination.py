@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 #: The largest board: a diagonal's index (c - r + n - 1) must fit in a 64-bit mask.
 MOST = 32
-#: Nodes per kernel call: some 10-100 ms, so a time limit and Ctrl-C hold within that.
+#: Nodes per kernel call: some 0.1-0.3 s, so a time limit and Ctrl-C hold within that.
 CHUNK = 1 << 17
 #: Nodes of one lattice's search, the first round (each later round ten times more).
 LATTICE_NODES = 50_000
