@@ -71,9 +71,9 @@ def test_ctrl_c_stops_a_long_proof_with_its_parts_saved(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_stops_the_search_for_a_set_at_the_bound(tmp_path):
     process = subprocess.Popen(
-        [*CLI, "16"], cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [*CLI, "20"], cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    # 9 queens at once, then a minute of local search for 8 (there are none: A075458(16) = 9)
+    # 11 queens at once, then seconds of local search for 10 (there are none: A075458(20) = 11)
     assert wait_for(lambda: cpu_seconds(process.pid) >= 4, timeout=300)
     out, err, after = stop(process, signal.SIGINT)
     assert after < 1.5

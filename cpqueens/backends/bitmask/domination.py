@@ -53,10 +53,10 @@ LOCAL_STEPS, TABU = 20_000, 2
 LOCAL_SECONDS = 2.0
 #: Seconds of lattices and local search for a size below the upper bound, where a proof
 #: would take hours.
-FIND_SECONDS = 60.0
-#: The largest board whose exhaustive search is quick enough (n = 15: minutes) to settle a
-#: size without looking harder for a set first.
-QUICK_PROOF = 15
+FIND_SECONDS = 10.0
+#: The largest board whose exhaustive search is quick enough to settle a size without
+#: looking harder for a set first (one core: n = 15, 40 s; n = 16, 20 s; n = 20, hours).
+QUICK_PROOF = 16
 #: The smallest board whose exhaustive search is worth a local pool (n = 14: 2 s on one core).
 POOL_FROM = 15
 
