@@ -134,9 +134,9 @@ def test_the_local_search_finds_covering_queens_on_its_own():
 
 
 def test_a_time_limit_gives_the_best_set_found_with_the_true_bound():
-    result = cpqueens.domination(16, time_limit=0.5)
-    assert (result.status, result.value, result.bound) == ("feasible", 9, 8)  # A075458(16) = 9
-    assert Board(16, 16).dominating(result.queens)
+    result = cpqueens.domination(20, time_limit=0.5)
+    assert (result.status, result.value, result.bound) == ("feasible", 11, 10)  # A075458(20)
+    assert Board(20, 20).dominating(result.queens)
     with pytest.raises(IncompleteSearchError, match=r"time limit of 0\.2 s"):
         dominating(14, 8).count(queens=8, backend="bitmask", time_limit=0.2)  # 4,632 sets
 

@@ -529,16 +529,29 @@ def optimise(
 
 
 def _upper(n: int, low: int, clock: Deadline | None) -> tuple[int, tuple[int, ...]]:
-    """The fewest queens from ``low`` up that the lattices place quickly, and where.
+    """The fewest queens that the lattices place quickly, from ``low`` up, and where.
 
-    Each size gets ``LOCAL_SECONDS``; n queens always cover the board (a column of them).
+    A set of one queen more first (for the board sizes here, at once), then
+    one of ``low``. Each size gets ``LOCAL_SECONDS``, or a quarter of the
+    time left if that is less: the clock never ends this phase without a
+    set (n queens in a column always cover the board), so that a limit has
+    a set to report.
     """
-    k = low
-    while True:
-        found = find(n, k, clock, seconds=LOCAL_SECONDS, local=False)
+
+    def quick(k: int) -> tuple[int, ...] | None:
+        seconds = LOCAL_SECONDS if clock is None else min(LOCAL_SECONDS, clock.left() / 4)
+        return find(n, k, None, seconds=seconds, local=False)
+
+    best = None
+    for k in range(low + 1, n + 1):
+        found = quick(k)
         if found is not None:
-            return k, found
-        k += 1
+            best = k, found
+            break
+    found = quick(low)
+    if found is not None or best is None:  # None: low >= n, a column of queens
+        return low, found or tuple(r * n for r in range(n))
+    return best
 
 
 def _outcome(
