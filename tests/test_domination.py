@@ -215,6 +215,30 @@ def test_an_edited_checkpoint_that_claims_a_set_is_refused(tmp_path):
         proof(8, 4, Runner(8, checkpoint=path))
 
 
+def test_a_lost_worker_ends_the_proof_with_its_parts_saved(tmp_path):
+    from concurrent.futures import BrokenExecutor
+
+    from cpqueens.errors import WorkerLostError
+
+    parts = domination.plan(8, 4)
+
+    def dies(index):
+        if index == 5:
+            raise BrokenExecutor("gone")
+        return 0
+
+    path = tmp_path / "proof.json"
+    with ThreadPoolExecutor(1) as pool, pytest.raises(WorkerLostError) as lost:
+        Runner(8, executor=pool, checkpoint=path)(
+            "x", lambda depth: parts, dies, lambda part: (parts.index(part),), bool
+        )
+    saved = len(json.loads(path.read_text())["done"])
+    assert str(lost.value) == (
+        f"a worker process died (killed, or out of memory); {saved} of {len(parts)} parts were "
+        f"searched and are saved in {path}: run the same command to resume"
+    )
+
+
 def test_checkpoint_and_executor_are_refused_where_the_search_is_one_piece(tmp_path):
     with pytest.raises(cpqueens.NotSupportedError, match="checkpoint is for a search that runs"):
         cpqueens.domination(5, independent=True, checkpoint=tmp_path / "x.json")

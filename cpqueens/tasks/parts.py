@@ -20,14 +20,22 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import nullcontext
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cpqueens.errors import CountInterrupted, IncompleteSearchError, NotSupportedError
+from cpqueens.errors import (
+    CountInterrupted,
+    IncompleteSearchError,
+    NotSupportedError,
+    WorkerLostError,
+)
 from cpqueens.execution.checkpoint import Part
+
+if TYPE_CHECKING:
+    from cpqueens.execution.checkpoint import Checkpoint
 from cpqueens.execution.progress import Progress
 from cpqueens.execution.runner import run, run_serially
 from cpqueens.vocabulary.board import Board
@@ -136,6 +144,14 @@ class Runner:
                         raise
                     saved = None if journal is None else str(journal.path)
                     raise CountInterrupted(len(done), len(parts), saved) from error
+                except (BrokenExecutor, CancelledError, OSError) as error:
+                    if self.executor is None and not isinstance(error, BrokenExecutor):
+                        raise
+                    raise _lost(error, len(done), len(parts), journal) from error
+                except Exception as error:
+                    if type(error).__name__ != "KilledWorker":  # Dask gave up on a task
+                        raise
+                    raise _lost(error, len(done), len(parts), journal) from error
         return parts, done
 
     def _run(
@@ -155,6 +171,21 @@ class Runner:
                 run(pool, fn, tasks, record, self.deadline)
         else:
             run_serially(fn, tasks, record, self.deadline)
+
+
+def _lost(
+    error: BaseException, finished: int, total: int, journal: Checkpoint | None
+) -> WorkerLostError:
+    """The error of a search whose workers were lost: what happened, how far, how to go on."""
+    reason = " ".join(str(error).split()) or type(error).__name__
+    if isinstance(error, BrokenExecutor):
+        reason = "a worker process died (killed, or out of memory)"
+    text = f"{reason}; {finished} of {total} parts were searched"
+    if journal is not None:
+        text += f" and are saved in {journal.path}: run the same command to resume"
+    else:
+        text += " (search with a checkpoint file to be able to resume)"
+    return WorkerLostError(text)
 
 
 def runner(
