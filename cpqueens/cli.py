@@ -558,8 +558,8 @@ examples:
   cpqueens optimize independent-domination 8 --count --json
   cpqueens optimize peaceable 8             9 white and 9 black queens
   cpqueens optimize independence --board grid.txt --count
-  cpqueens optimize domination 11 --time-limit 5   the best found, with its bound
-  cpqueens optimize domination 15 --checkpoint d15.json   resumable proof that 8 queens do not
+  cpqueens optimize domination 20 --time-limit 60   the best found (11), with its bound (10)
+  cpqueens optimize domination 15 --checkpoint d15.json   no 8 queens cover 15x15: resumable
 """
 
 
