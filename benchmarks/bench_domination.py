@@ -218,6 +218,15 @@ def proofs(workers: int) -> None:
     write("Proofs beyond the bound: n = 14 and 15", text)
 
 
+def medians(report: str) -> tuple[str, str, str]:
+    """The medians farm-bench printed: A's wall seconds, B's, and A/B's, pair by pair."""
+    found = []
+    for name in ("A wall s", "B wall s", "A/B wall"):
+        match = re.search(rf"^{re.escape(name)}\s+([\d.]+)\s+([\d.]+)", report, re.MULTILINE)
+        found.append(match.group(2) if match else "?")
+    return found[0], found[1], found[2]
+
+
 def before(args: list[str]) -> int:
     """The command line with the domination search switched off: main's path (B of ``versus``)."""
     from cpqueens import cli
@@ -261,11 +270,7 @@ def versus(runs: int) -> None:
             text=True,
         ).stdout
         print(out, flush=True)
-        wall = re.findall(r"wall\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", out)
-        ratio = re.search(r"A/B.*?wall\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", out, re.DOTALL)
-        a_med = wall[0][1] if wall else "?"
-        b_med = wall[1][1] if len(wall) > 1 else "?"
-        r_med = ratio.group(2) if ratio else "?"
+        a_med, b_med, r_med = medians(out)
         rows.append(
             f"| `cpqueens optimize domination {' '.join(args)}` | {a_med} s | {b_med} s | "
             f"{r_med} | {note} |"
