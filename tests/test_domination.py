@@ -215,6 +215,17 @@ def test_an_edited_checkpoint_that_claims_a_set_is_refused(tmp_path):
         proof(8, 4, Runner(8, checkpoint=path))
 
 
+def test_the_verb_takes_a_checkpoint_and_an_executor(tmp_path):
+    path = tmp_path / "d8.json"
+    result = cpqueens.domination(8, checkpoint=path)
+    assert (result.value, result.status) == (5, "optimal")  # A075458(8): no 4 queens cover it
+    assert len(json.loads(path.read_text())["done"]) == len(domination.plan(8, 4))
+    with ThreadPoolExecutor(2) as pool:
+        result = cpqueens.domination(8, executor=pool)
+    assert (result.value, result.status) == (5, "optimal")
+    assert Board(8, 8).dominating(result.queens)
+
+
 def test_a_lost_worker_ends_the_proof_with_its_parts_saved(tmp_path):
     from concurrent.futures import BrokenExecutor
 
