@@ -174,7 +174,8 @@ def test_the_compiled_counter_stops_at_its_time_limit_with_no_count():
     model = cpqueens.cells(12)  # 14,200 placements of 12 queens: many seconds of search
     with pytest.raises(IncompleteSearchError, match=r"time limit of 0\.3 s"):
         model.count(queens=12, backend="bitmask", time_limit=0.3)
-    dominating = cpqueens.cells(11, independent=False, dominating=True)
+    # a blocked cell: the generic counter (a free square board is the domination search's)
+    dominating = cpqueens.cells(11, blocked=[(0, 0)], independent=False, dominating=True)
     with pytest.raises(IncompleteSearchError):
         dominating.count(queens=6, backend="bitmask", time_limit=0.3)
 

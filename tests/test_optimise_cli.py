@@ -131,7 +131,8 @@ def test_examples_print_their_oeis_tables(tmp_path, example, last, lines):
 def test_ctrl_c_stops_the_search_at_once(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "cpqueens", "optimize", "domination", "13"],
+        # 13 x 14: CP-SAT's search (a free square board is the compiled search's, at once)
+        [sys.executable, "-m", "cpqueens", "optimize", "domination", "13", "--columns", "14"],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,

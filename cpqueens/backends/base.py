@@ -28,9 +28,9 @@ copies.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from cpqueens.errors import NotSupportedError
 
@@ -47,6 +47,29 @@ Columns = tuple[tuple[int, ...], ...]
 CellVerb = Literal["count", "solutions", "optimise"]
 #: What an engine without a region search says of every region puzzle.
 NO_REGION_SEARCH = "it has no region search"
+
+
+class PartsRunner(Protocol):
+    """Runs the parts of a long search and returns their values (``tasks.parts.Runner``).
+
+    The engine states the parts (``plan(depth)``), the function that searches
+    one (``fn(*arguments(part))``, an int: picklable, for worker processes)
+    and when a value ends the rest (``stop``); the runner decides where they
+    run (here, a local pool, a cluster), records them in a checkpoint and
+    holds the deadline. ``pays``: the engine's word that a local pool pays.
+    """
+
+    def __call__(
+        self,
+        what: str,
+        plan: Callable[[int], Sequence[Any]],
+        fn: Callable[..., int],
+        arguments: Callable[[Any], tuple[Any, ...]],
+        stop: Callable[[int], bool],
+        pays: bool = True,
+    ) -> tuple[Sequence[Any], Mapping[int, int]]:
+        """The parts and each finished part's value (index -> value)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -207,9 +230,19 @@ class Engine:
         workers: int = 2,
         symmetry: bool = True,
         progress: Progress | None = None,
+        run: PartsRunner | None = None,
     ) -> Outcome:
-        """The largest or smallest solution, proved optimal unless the deadline ends it first."""
+        """The largest or smallest solution, proved optimal unless the deadline ends it first.
+
+        ``run`` is given only when :meth:`runs_parts` says yes: the task's
+        runner of the search's parts (here, a local pool or a cluster, with a
+        checkpoint); an engine that searches in one piece never receives it.
+        """
         raise NotSupportedError(f"backend {self.NAME!r} does not optimise cell forms")
+
+    def runs_parts(self, problem: CellProblem, sense: str) -> bool:
+        """Whether :meth:`optimise` splits this search into parts that a runner may place."""
+        return False
 
     # -- region puzzles -----------------------------------------------------------------
 

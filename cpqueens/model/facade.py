@@ -384,7 +384,10 @@ class Model:
         ``unique`` (also count the optimal solutions, or their classes), and
         ``progress(value, bound, seconds)`` called on each better solution;
         ``backend`` "python-constraint" steps the size instead, proving each
-        step by exhausting the next (small boards only).
+        step by exhausting the next (small boards only). A search that runs in
+        parts (the fewest queens dominating a free square board, on the bitmask
+        engine) also takes ``checkpoint`` (a file: the same call resumes) and
+        ``executor`` (a Dask cluster's), and ``workers`` are its processes.
 
         >>> model(8, per_row=None, per_column=None).maximize().value
         8

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from cpqueens.backends import get
 from cpqueens.clock import Deadline
@@ -34,6 +34,10 @@ from cpqueens.strategies.planner import cell_engine
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import CellProblem, Piece
 from cpqueens.vocabulary.checks import check_time_limit
+
+if TYPE_CHECKING:
+    import os
+    from concurrent.futures import Executor
 
 Status = Literal["optimal", "feasible", "infeasible"]
 #: (value, bound, seconds) of each better solution found.
@@ -144,6 +148,8 @@ def optimise(
     count: bool = False,
     unique: bool = False,
     progress: Progress | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    executor: Executor | None = None,
 ) -> Optimum:
     """The best solution of ``problem`` in ``sense``, proved optimal unless a limit ends it.
 
@@ -153,6 +159,9 @@ def optimise(
     ``progress(value, bound, seconds)`` called on each better solution;
     ``engine`` is the one the planner chose ("python-constraint" steps the
     size instead, proving each step by exhausting the next: small boards only).
+    A search that runs in parts (queens dominating a free square board) also
+    takes ``checkpoint`` (a file: the same call resumes), ``executor`` (a
+    Dask cluster's) and ``workers`` (local processes): :mod:`cpqueens.tasks.parts`.
     """
     time_limit = check_time_limit(time_limit)  # the same check as every verb's: inf, NaN refused
     if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= MAX_WORKERS:
@@ -162,6 +171,12 @@ def optimise(
         )
     start = time.perf_counter()
     deadline = None if time_limit is None else Deadline(time_limit)
+    from cpqueens.tasks.parts import engine_options  # parts: for an engine that runs them
+
+    run = engine_options(
+        get(engine), problem, sense, workers=workers, executor=executor, checkpoint=checkpoint,
+        deadline=deadline,
+    )  # fmt: skip
     try:
         outcome = get(engine).optimise(
             problem,
@@ -170,6 +185,7 @@ def optimise(
             workers=workers,
             symmetry=symmetry,
             progress=progress,
+            **run,
         )
     except IncompleteSearchError:
         if time_limit is None:

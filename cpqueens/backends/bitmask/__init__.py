@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.base import Capabilities, CellVerb, Columns, Engine
 from cpqueens.backends.bitmask.kinds import states
-from cpqueens.clock import seconds_left
 from cpqueens.vocabulary.constraints import BUILT_IN_KINDS
 
 if TYPE_CHECKING:
+    from cpqueens.backends.base import PartsRunner
     from cpqueens.backends.outcome import Outcome, Progress
     from cpqueens.clock import Deadline
     from cpqueens.vocabulary.cells import CellProblem, Piece
@@ -112,7 +112,7 @@ class Bitmask(Engine):
         if verb == "optimise":
             if cells.supports_optimise(problem, sense or "maximize"):
                 return None
-            return "the compiled engine optimises two peaceable armies without placed pieces only"
+            return cells.REFUSED_OPTIMISATION
         if verb == "count" and cells.supports(problem, size, unique):
             return None
         return (
@@ -134,6 +134,12 @@ class Bitmask(Engine):
 
         return cells.count(problem, size, unique=unique, deadline=deadline)
 
+    def runs_parts(self, problem: CellProblem, sense: str) -> bool:
+        """Whether the optimisation runs in parts: queens dominating a free square board."""
+        from cpqueens.backends.bitmask import cells
+
+        return cells.runs_parts(problem, sense)
+
     def optimise(
         self,
         problem: CellProblem,
@@ -143,14 +149,16 @@ class Bitmask(Engine):
         workers: int = 2,
         symmetry: bool = True,
         progress: Progress | None = None,
+        run: PartsRunner | None = None,
     ) -> Outcome:
-        """The largest peaceable armies by the line-label branch-and-bound."""
+        """The largest peaceable armies, or the fewest queens dominating a free square board."""
         from cpqueens.backends.bitmask import cells
 
         return cells.optimise(
             problem,
             sense,
-            time_limit=seconds_left(deadline),
+            deadline=deadline,
+            run=run,
             workers=workers,
             symmetry=symmetry,
             progress=progress,

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cpqueens.backends.bitmask import domination
 from cpqueens.clock import Deadline
 from cpqueens.errors import CountInterrupted, NotSupportedError
 from cpqueens.vocabulary.cells import Cell, CellProblem
@@ -41,8 +42,11 @@ def supports(problem: CellProblem, size: int | None = 0, unique: bool = False) -
     """Whether the kernels count ``problem``'s solutions of ``size``: one army, no classes.
 
     Quotas (per row, column or region) and conditions are beyond the kernels, and so
-    are boards of more than ``MAX_CELLS`` cells: False.
+    are boards of more than ``MAX_CELLS`` cells: False. Queens dominating a free
+    square board are counted by :mod:`~cpqueens.backends.bitmask.domination`, classes too.
     """
+    if size is not None and domination.applies(problem):
+        return True
     return (
         problem.armies == 1
         and size is not None
@@ -138,6 +142,8 @@ def count(
             "the compiled cell counter counts one army, of a given size, without quotas"
         )
     clock = deadline if deadline is not None else _clock(time_limit)
+    if size is not None and domination.applies(problem):
+        return domination.count(problem, size, unique=unique, deadline=clock)
     from cpqueens.kernels import cells as kernels
 
     placed = [(r, c) for r, c, _ in problem.placed]
@@ -196,19 +202,49 @@ def counts(problem: CellProblem, time_limit: float | None = None) -> list[int]:
     return [0] * len(placed) + found
 
 
+#: Why the compiled engine does not optimise a statement.
+REFUSED_OPTIMISATION = (
+    "the compiled engine optimises two peaceable armies without placed pieces, and the "
+    "fewest queens dominating a free square board, only"
+)
+
+
+def runs_parts(problem: CellProblem, sense: str) -> bool:
+    """Whether ``optimise`` takes a runner of parts for ``problem`` (queens dominating a board)."""
+    return domination.runs_parts(problem, sense)
+
+
 def supports_optimise(problem: CellProblem, sense: str) -> bool:
-    """Whether the compiled engine optimises ``problem``: the largest two peaceable armies."""
+    """Whether the compiled engine optimises ``problem``: peaceable armies, or domination.
+
+    The largest two peaceable armies, or the fewest queens dominating a free square board.
+    """
     from cpqueens.backends.bitmask import lines as cells_lines
 
+    if sense == "minimize":
+        return domination.applies(problem)
     return sense == "maximize" and cells_lines.supports(problem)
 
 
-def optimise(problem: CellProblem, sense: str = "maximize", **options: Any) -> Any:
-    """The largest peaceable armies by the line-label branch-and-bound (:mod:`cells_lines`)."""
+def optimise(
+    problem: CellProblem,
+    sense: str = "maximize",
+    *,
+    deadline: Deadline | None = None,
+    run: Any = None,
+    **options: Any,
+) -> Any:
+    """The largest peaceable armies, or the fewest queens dominating a free square board.
+
+    The armies by the line-label branch-and-bound (:mod:`cells_lines`), the
+    queens by :mod:`~cpqueens.backends.bitmask.domination` (its parts through
+    ``run``, the task's runner, when there is one).
+    """
     from cpqueens.backends.bitmask import lines as cells_lines
 
     if not supports_optimise(problem, sense):
-        raise NotSupportedError(
-            "the compiled engine optimises two peaceable armies without placed pieces only"
-        )
-    return cells_lines.optimise(problem, sense, **options)
+        raise NotSupportedError(REFUSED_OPTIMISATION)
+    if sense == "minimize":
+        return domination.optimise(problem, sense, deadline=deadline, run=run, **options)
+    time_limit = None if deadline is None else deadline.left()  # the line search runs in slices
+    return cells_lines.optimise(problem, sense, time_limit=time_limit, **options)

@@ -23,6 +23,7 @@ from cpqueens.vocabulary.constraints import (
 )
 
 if TYPE_CHECKING:
+    from cpqueens.backends.base import PartsRunner
     from cpqueens.backends.outcome import Outcome, Progress
     from cpqueens.clock import Deadline
     from cpqueens.vocabulary.cells import CellProblem, Piece
@@ -130,6 +131,7 @@ class CpSat(Engine):
         workers: int = 2,
         symmetry: bool = True,
         progress: Progress | None = None,
+        run: PartsRunner | None = None,  # never given: one search (runs_parts is False)
     ) -> Outcome:
         """Maximise or minimise the size of a solution; "optimal" only with CP-SAT's proof."""
         from cpqueens.backends.cpsat import cells

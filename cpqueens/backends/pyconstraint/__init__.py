@@ -26,6 +26,7 @@ from cpqueens.vocabulary.constraints import (
 from cpqueens.words import plural
 
 if TYPE_CHECKING:
+    from cpqueens.backends.base import PartsRunner
     from cpqueens.backends.outcome import Outcome, Progress
     from cpqueens.clock import Deadline
     from cpqueens.vocabulary.cells import CellProblem, Piece
@@ -141,6 +142,7 @@ class PyConstraint(Engine):
         workers: int = 2,
         symmetry: bool = True,
         progress: Progress | None = None,
+        run: PartsRunner | None = None,  # never given: one search (runs_parts is False)
     ) -> Outcome:
         """The largest or smallest solution, each step proved by exhausting the next."""
         from cpqueens.backends.pyconstraint import cells

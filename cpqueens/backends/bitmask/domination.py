@@ -1,0 +1,574 @@
+"""Queens dominating a free n x n board: found on lattices, proved by lines, counted by classes.
+
+The fewest queens that cover a free n x n board (OEIS A075458) and the
+number of such sets (A002564), on boards up to :data:`MOST` = 32:
+
+- **found**: :func:`find` looks for k covering queens on lattices (one queen
+  in each of k chosen rows and k chosen columns, :mod:`cpqueens.kernels.domination_lattice`:
+  every other row and column, with the edges, or central bands), then by
+  local search (:mod:`cpqueens.kernels.domination_local`). A set of
+  ``bounds.lower`` queens is optimal at once (Finozhenok and Weakley 2007:
+  ``ceil(n/2)`` except at n = 3 and 11).
+- **proved**: that no k queens cover the board, by the exhaustive search of
+  :mod:`cpqueens.kernels.domination`, split by the board's 8 symmetries into
+  parts (:func:`plan`): a part is a queen ``q0`` (one cell per orbit, the
+  cells of earlier orbits forbidden) and a path below it. The parts run
+  wherever the caller's ``run`` puts them (this process, the local pool, a
+  Dask cluster, with a checkpoint: :mod:`cpqueens.tasks.parts`); without one,
+  here, in order.
+- **counted**: every set of k covering queens, each class once with its size.
+
+Every set is checked against the board in plain Python (:func:`dominates`)
+before anyone sees it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from cpqueens.backends.base import PartsRunner
+from cpqueens.backends.outcome import Outcome
+from cpqueens.clock import Deadline
+from cpqueens.errors import CountInterrupted, IncompleteSearchError, InvalidSolutionError
+from cpqueens.vocabulary import bounds
+from cpqueens.vocabulary.cells import CellProblem
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: The largest board: a diagonal's index (c - r + n - 1) must fit in a 64-bit mask.
+MOST = 32
+#: Nodes per kernel call: some 0.1-0.3 s, so a time limit and Ctrl-C hold within that.
+CHUNK = 1 << 17
+#: Nodes of one lattice's search, the first round (each later round ten times more).
+LATTICE_NODES = 50_000
+#: Rounds of lattice searches, before the local search; nodes per kernel call.
+LATTICE_ROUNDS, LATTICE_CHUNK = 3, 10_000
+#: Steps of local search per kernel call; steps a cell stays empty after a queen leaves it.
+LOCAL_STEPS, TABU = 20_000, 2
+#: Seconds the lattices may take for one size, on the way to an upper bound.
+LOCAL_SECONDS = 2.0
+#: Seconds of lattices and local search for a size below the upper bound, where a proof
+#: would take hours.
+FIND_SECONDS = 10.0
+#: The largest board whose exhaustive search is quick enough to settle a size without
+#: looking harder for a set first (one core: n = 15, 40 s; n = 16, 20 s; n = 20, hours).
+QUICK_PROOF = 16
+#: The smallest board whose exhaustive search is worth a local pool (n = 14: 2 s on one core).
+POOL_FROM = 15
+
+#: (value, bound, seconds) of each better solution found.
+Progress = Callable[[int, int, float], None]
+
+
+def runs_parts(problem: CellProblem, sense: str) -> bool:
+    """Whether the optimisation of ``problem`` runs in parts (it takes ``run=``: a runner)."""
+    return sense == "minimize" and applies(problem)
+
+
+def applies(problem: CellProblem) -> bool:
+    """Whether ``problem`` is plain queen domination of a free n x n board, n <= ``MOST``."""
+    board = problem.board
+    return (
+        problem.dominating
+        and not problem.independent
+        and problem.armies == 1
+        and not problem.placed
+        and not problem.quotas
+        and not problem.conditions
+        and board.attack == "queen"
+        and not (board.blocked or board.toroidal or board.knight)
+        and board.rows == board.cols <= MOST
+    )
+
+
+def dominates(n: int, cells: Sequence[int]) -> bool:
+    """Whether queens on ``cells`` (r * n + c) cover every cell of the n x n board.
+
+    Plain Python, sharing nothing with the kernels: the check of every answer.
+
+    >>> dominates(4, [5, 15]), dominates(4, [0, 15])
+    (True, False)
+    """
+    queens = [divmod(cell, n) for cell in cells]
+    return all(
+        any(r == a or c == b or r - c == a - b or r + c == a + b for a, b in queens)
+        for r in range(n)
+        for c in range(n)
+    )
+
+
+# --- the board's symmetries, and the parts of an exhaustive search ----------------------------
+
+
+@cache
+def symmetry(n: int) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """The 8 symmetries as cell maps, each cell's orbit rank, and one cell per orbit by rank.
+
+    Orbits are ranked from the centre out (the ring from the edge, deepest
+    first), so the first parts place a central queen with most cells allowed
+    and the last ones forbid the centre: those end at once.
+    """
+    import numpy as np
+
+    images = np.empty((8, n * n), dtype=np.int64)
+    for g in range(8):
+        for r in range(n):
+            for c in range(n):
+                a, b = (c, r) if g & 4 else (r, c)
+                a = n - 1 - a if g & 1 else a
+                b = n - 1 - b if g & 2 else b
+                images[g, r * n + c] = a * n + b
+    firsts = sorted(
+        {int(images[:, cell].min()) for cell in range(n * n)},
+        key=lambda cell: (-_ring(n, cell), _centre(n, cell), cell),
+    )
+    orbit = np.empty(n * n, dtype=np.int64)
+    for rank, first in enumerate(firsts):
+        orbit[images[:, first]] = rank
+    return images, orbit, tuple(firsts)
+
+
+def _ring(n: int, cell: int) -> int:
+    r, c = divmod(cell, n)
+    return min(r, n - 1 - r, c, n - 1 - c)
+
+
+def _centre(n: int, cell: int) -> int:
+    r, c = divmod(cell, n)
+    return min(abs(2 * r - n + 1), abs(2 * c - n + 1))
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the exhaustive search for k covering queens: queen ``q0`` and a path below it.
+
+    ``first``: the part stops at a covering set and its value encodes it
+    (:func:`encode`), else it counts the sets (each class once, weighted).
+    """
+
+    n: int
+    k: int
+    q0: int
+    path: tuple[int, ...] = ()
+    first: bool = True
+
+    def label(self) -> str:
+        """The exact text that identifies the part within its split."""
+        r, c = divmod(self.q0, self.n)
+        way = "first" if self.first else "count"
+        return f"{way} {self.k} queens, ({r}, {c}), path {list(self.path)}"
+
+    def admits(self, value: int, n: int) -> bool:
+        """Whether ``value`` can be this part's result: a count, or 0 or a covering set."""
+        if value < 0:
+            return False
+        if not self.first or value == 0:
+            return True
+        cells = decode(value, self.n, self.k)
+        ordered = len(cells) == self.k and list(cells) == sorted(set(cells))
+        return ordered and self.q0 in cells and dominates(self.n, cells)
+
+    def expects(self, n: int) -> str:
+        """What :meth:`admits` expects, for an error message."""
+        if self.first:
+            return f"0 or a set of {self.k} queens covering the board, holding cell {self.q0}"
+        return "a count >= 0"
+
+
+def encode(cells: Sequence[int], n: int) -> int:
+    """A set of cells as one int > 0: 1 + its sorted cells as digits in base n * n.
+
+    >>> encode([5, 15], 4), decode(encode([5, 15], 4), 4, 2)
+    (246, (5, 15))
+    """
+    value = 0
+    for cell in sorted(cells, reverse=True):
+        value = value * n * n + cell
+    return 1 + value
+
+
+def decode(value: int, n: int, k: int) -> tuple[int, ...]:
+    """The k cells that :func:`encode` wrote as ``value`` (> 0), in order.
+
+    A value with more digits than k keeps them all, so that a check of the set sees them.
+    """
+    value -= 1
+    cells: list[int] = []
+    while value or len(cells) < k:
+        value, cell = divmod(value, n * n)
+        cells.append(cell)
+    return tuple(cells)
+
+
+def plan(n: int, k: int, depth: int = 1, first: bool = True) -> list[Part]:
+    """The parts of the search for k covering queens, split at ``depth`` levels (>= 1).
+
+    Depth 1: one part per orbit (its first cell as ``q0``); each further level
+    splits every part by the children of its last node. A node without
+    children stays a part (it ends at once).
+    """
+    firsts = symmetry(n)[2]
+    parts = [Part(n, k, q0, (), first) for q0 in firsts]
+    for _ in range(depth - 1):
+        parts = [deeper for part in parts for deeper in _children(part)]
+    return parts
+
+
+def _children(part: Part) -> list[Part]:
+    """The parts one level below ``part``: one per child of its last node (itself if none)."""
+    import numpy as np
+
+    from cpqueens.kernels import domination as kernel
+
+    _, orbit, _ = symmetry(part.n)
+    state = kernel.start(part.n, part.k, part.q0, orbit)
+    count = kernel.children(part.n, part.k, np.array(part.path, dtype=np.int64), *state)
+    if count < 0:
+        raise ValueError(f"the part {part.label()!r} names no node of the search")
+    return [Part(part.n, part.k, part.q0, (*part.path, i), part.first) for i in range(count)] or [
+        part
+    ]
+
+
+def search_part(
+    n: int, k: int, q0: int, path: tuple[int, ...], first: bool, stop_at: float | None = None
+) -> int:
+    """Search one part to its end (a worker's task): a covering set found (encoded), or the count.
+
+    ``first``: 0 if no k queens below the part cover the board, else the
+    first set found (:func:`encode`); otherwise the number of covering sets
+    (each class counted once, with its size). ``stop_at`` (a ``time.time()``
+    instant: it means the same on every machine of a cluster, to their
+    clocks' agreement) ends the part with ``IncompleteSearchError``.
+    """
+    clock = None
+    if stop_at is not None:
+        clock = Deadline(max(stop_at - time.time(), 1e-9))
+    sets, _, found = _search(n, k, q0, path, first, clock)
+    if first:
+        return 0 if found is None else encode(found, n)
+    return sets
+
+
+def _search(
+    n: int, k: int, q0: int, path: Sequence[int], first: bool, clock: Deadline | None
+) -> tuple[int, int, tuple[int, ...] | None]:
+    """Run one part in chunks: (sets, classes, the first set found or None).
+
+    The clock is checked between chunks (``IncompleteSearchError``), and so
+    is Ctrl-C (``KeyboardInterrupt``). ``q0`` < 0: the whole search, no
+    symmetry used (each set is met once, and is its own class).
+    """
+    import numpy as np
+
+    from cpqueens.kernels import domination as kernel
+
+    images, orbit, _ = symmetry(n)
+    if q0 < 0:
+        images = images[:1]
+    state = kernel.start(n, k, q0, orbit)
+    steps = np.array(path, dtype=np.int64)
+    while True:
+        status = kernel.search(n, k, q0, images, steps, *state, first, CHUNK)
+        if status != kernel.PAUSED:
+            break
+        if clock is not None:
+            clock.check()
+    if status == kernel.NO_PATH:
+        raise ValueError(f"the part {list(path)} of {k} queens on {n} x {n} names no node")
+    counters = state[-1]
+    found = None
+    if status == kernel.FOUND:
+        found = tuple(sorted(int(cell) for cell in state[5][:k]))
+        if not dominates(n, found):
+            raise InvalidSolutionError(f"the search's set {found} leaves a cell uncovered")
+    return int(counters[kernel.SETS]), int(counters[kernel.CLASSES]), found
+
+
+def _here(clock: Deadline | None) -> PartsRunner:
+    """A runner that searches the parts in this process, in order, checking ``clock``."""
+
+    def run(
+        what: str,
+        plan: Callable[[int], Sequence[Part]],
+        fn: Callable[..., int],
+        arguments: Callable[[Part], tuple[Any, ...]],
+        stop: Callable[[int], bool],
+        pays: bool = True,
+    ) -> tuple[Sequence[Part], dict[int, int]]:
+        parts = plan(1)
+        done: dict[int, int] = {}
+        for i, part in enumerate(parts):
+            sets, _, found = _search(part.n, part.k, part.q0, part.path, part.first, clock)
+            done[i] = (0 if found is None else encode(found, part.n)) if part.first else sets
+            if stop(done[i]):
+                break
+        return parts, done
+
+    return run
+
+
+def decide(
+    n: int, k: int, run: PartsRunner, clock: Deadline | None = None
+) -> tuple[int, ...] | None:
+    """A set of k queens that cover the board, or None when the exhaustive search proves none do."""
+    stop_at = None if clock is None else time.time() + clock.left()
+
+    def arguments(part: Part) -> tuple[Any, ...]:
+        return (part.n, part.k, part.q0, part.path, True, stop_at)
+
+    what = f"bitmask: {k} queens dominating the board, searched by lines"
+    parts, values = run(
+        what,
+        lambda depth: plan(n, k, depth),
+        search_part,
+        arguments,
+        lambda value: value > 0,
+        n >= POOL_FROM,
+    )
+    found = [value for value in values.values() if value > 0]
+    if found:
+        return decode(found[0], n, k)
+    if len(values) != len(parts):  # pragma: no cover - a runner's bug, not a proof
+        raise IncompleteSearchError(f"{len(parts) - len(values)} parts were not searched")
+    return None
+
+
+# --- finding covering queens fast -------------------------------------------------------------
+
+
+def lattices(n: int, k: int) -> list[tuple[int, ...]]:
+    """The row (and column) sets the lattice search tries for k queens: k lines each.
+
+    Every other line (either parity) with its ends trimmed or the board's
+    edges added to make k, then central bands; no set twice.
+
+    >>> lattices(6, 3)
+    [(1, 3, 5), (0, 2, 4), (1, 2, 3), (2, 3, 4), (0, 1, 2), (3, 4, 5)]
+    """
+    found: list[tuple[int, ...]] = []
+    for parity in (1, 0):
+        base = list(range(parity, n, 2))
+        others = [line for line in (0, n - 1) if line not in base]
+        if len(base) >= k:
+            extra = len(base) - k
+            variants = [base[low : len(base) - (extra - low)] for low in range(extra + 1)]
+        else:
+            need = k - len(base)
+            variants = [sorted(base + others[:need]), sorted(base + others[len(others) - need :])]
+            variants += [sorted(base + [n // 2 + i for i in range(need)])]
+        found.extend(tuple(v) for v in variants if len(set(v)) == k and len(v) == k)
+    for low in sorted(range(n - k + 1), key=lambda low: abs(2 * low + k - n)):
+        found.append(tuple(range(low, low + k)))
+    return list(dict.fromkeys(found))
+
+
+def _lattice(n: int, k: int, clock: Deadline | None, cutoff: float) -> tuple[int, ...] | None:
+    """A set of k covering queens on a lattice (:func:`lattices`), in rounds of growing quotas.
+
+    Every pair of row and column sets gets ``LATTICE_NODES`` nodes in the
+    first round, ten times more in each next one (its search goes on where it
+    stopped), in chunks of ``LATTICE_CHUNK`` nodes between which the clock is read.
+    """
+    import numpy as np
+
+    from cpqueens.kernels import domination_lattice as kernel
+
+    sets = [np.array(lines, dtype=np.int64) for lines in lattices(n, k)]
+    searches = [
+        (rows, cols, kernel.start(n, rows, cols))
+        for i, rows in enumerate(sets)
+        for cols in sets[i:]
+    ]
+    quota = LATTICE_NODES
+    for _ in range(LATTICE_ROUNDS):
+        alive = []
+        for rows, cols, state in searches:
+            status = kernel.PAUSED
+            while status == kernel.PAUSED and state[-1][kernel.NODES] < quota:
+                if time.monotonic() > cutoff:
+                    return None
+                if clock is not None:
+                    clock.check()
+                status = kernel.search(n, rows, cols, *state, LATTICE_CHUNK)
+            if status == kernel.FOUND:
+                columns = state[2]
+                return tuple(
+                    sorted(int(r) * n + int(c) for r, c in zip(rows, columns, strict=True))
+                )
+            if status == kernel.PAUSED:
+                alive.append((rows, cols, state))
+        searches, quota = alive, quota * 10
+    return None
+
+
+def _local(n: int, k: int, clock: Deadline | None, cutoff: float) -> tuple[int, ...] | None:
+    """A set of k covering queens by local search, restarted now and then, until ``cutoff``."""
+    from cpqueens.kernels import domination_local as kernel
+
+    seed = 0
+    while time.monotonic() < cutoff:
+        state = kernel.start(n, k, seed)
+        for _ in range(50):  # a restart after a million steps
+            if clock is not None:
+                clock.check()
+            if kernel.walk(n, *state, TABU, LOCAL_STEPS):
+                return tuple(sorted(int(cell) for cell in state[0]))
+            if time.monotonic() > cutoff:
+                return None
+        seed += 1
+    return None
+
+
+def find(
+    n: int,
+    k: int,
+    clock: Deadline | None = None,
+    seconds: float | None = None,
+    local: bool = True,
+) -> tuple[int, ...] | None:
+    """A set of k queens (cells r * n + c) covering the n x n board, or None if none was found.
+
+    Lattices first, then (if ``local``) local search, for at most ``seconds``
+    (None: until the clock ends it, ``IncompleteSearchError``). None proves
+    nothing.
+    """
+    if k >= n:  # a queen on every row of the first column covers it all
+        column = [r * n for r in range(n)]
+        rest = [cell for cell in range(n * n) if cell % n][: k - n]
+        return tuple(sorted(column + rest)) if k <= n * n else None
+    cutoff = float("inf") if seconds is None else time.monotonic() + seconds
+    found = _lattice(n, k, clock, cutoff)
+    if found is None and local:
+        found = _local(n, k, clock, cutoff)
+    if found is not None and not dominates(n, found):
+        raise InvalidSolutionError(f"the search's set {found} leaves a cell uncovered")
+    return found
+
+
+# --- the verbs: the optimum, and the count of the optimal sets --------------------------------
+
+
+def optimise(
+    problem: CellProblem,
+    sense: str = "minimize",
+    *,
+    deadline: Deadline | None = None,
+    workers: int = 1,
+    symmetry: bool = True,
+    progress: Progress | None = None,
+    run: PartsRunner | None = None,
+) -> Outcome:
+    """The fewest queens that cover the board, proved optimal unless the deadline ends it.
+
+    An upper bound first: the fewest queens the lattices place within
+    ``LOCAL_SECONDS``, from the bound known before search up. On a board
+    whose proofs take hours (above ``QUICK_PROOF``), the sizes below it get
+    ``FIND_SECONDS`` of lattices and local search each. Then each size left
+    below the best is settled by the exhaustive search (:func:`decide`),
+    through ``run`` (the task's runner: local pool, executor, checkpoint) or
+    here in order. A limit that ends it gives the best set found, "feasible",
+    with the size being proved as its bound. ``workers`` and ``symmetry`` are
+    the runner's and the split's business: accepted, unused here.
+    """
+    if sense != "minimize" or not applies(problem):
+        raise ValueError(
+            "the domination search minimises queens covering a free square board, "
+            f"got sense {sense!r} and {problem!r}"
+        )
+    start = time.perf_counter()
+    clock = deadline
+    n = problem.board.rows
+    low = bounds.lower(problem)
+    best, cells = _upper(n, low, clock)
+
+    def report() -> None:
+        if progress is not None:
+            progress(best, low, time.perf_counter() - start)
+
+    report()
+    try:
+        while best > low and n > QUICK_PROOF:
+            found = find(n, best - 1, clock, seconds=FIND_SECONDS)
+            if found is None:
+                break
+            best, cells = best - 1, found
+            report()
+    except IncompleteSearchError:
+        return _outcome("feasible", best, low, cells, n, start)
+    runner = run or _here(clock)
+    for k in range(low, best):
+        try:
+            found = decide(n, k, runner, clock)
+        except IncompleteSearchError:
+            return _outcome("feasible", best, k, cells, n, start)
+        if found is not None:
+            return _outcome("optimal", k, k, found, n, start)
+    return _outcome("optimal", best, best, cells, n, start)
+
+
+def _upper(n: int, low: int, clock: Deadline | None) -> tuple[int, tuple[int, ...]]:
+    """The fewest queens that the lattices place quickly, from ``low`` up, and where.
+
+    A set of one queen more first (for the board sizes here, at once), then
+    one of ``low``. Each size gets ``LOCAL_SECONDS``, or a quarter of the
+    time left if that is less: the clock never ends this phase without a
+    set (n queens in a column always cover the board), so that a limit has
+    a set to report.
+    """
+
+    def quick(k: int) -> tuple[int, ...] | None:
+        seconds = LOCAL_SECONDS if clock is None else min(LOCAL_SECONDS, clock.left() / 4)
+        return find(n, k, None, seconds=seconds, local=False)
+
+    best = None
+    for k in range(low + 1, n + 1):
+        found = quick(k)
+        if found is not None:
+            best = k, found
+            break
+    found = quick(low)
+    if found is not None or best is None:  # None: low >= n, a column of queens
+        return low, found or tuple(r * n for r in range(n))
+    return best
+
+
+def _outcome(
+    status: str, value: int, bound: int, cells: Sequence[int], n: int, start: float
+) -> Outcome:
+    """The engine's answer: the status, value and bound, the queens as (row, col, 0)."""
+    pieces = tuple((cell // n, cell % n, 0) for cell in sorted(cells))
+    return Outcome(status, value, bound, pieces, time.perf_counter() - start)  # type: ignore[arg-type]
+
+
+def count(
+    problem: CellProblem, size: int, *, unique: bool = False, deadline: Deadline | None = None
+) -> int:
+    """The number of sets of ``size`` queens that cover the board (with ``unique``, their classes).
+
+    Every part runs here, in order; the deadline's end raises ``IncompleteSearchError``.
+    """
+    if not applies(problem):
+        raise ValueError(f"the domination count takes a free square queen board, got {problem!r}")
+    clock = deadline
+    n = problem.board.rows
+    total = 0
+    parts = plan(n, size, first=False)
+    for i, part in enumerate(parts):
+        try:
+            sets, classes, _ = _search(n, size, part.q0, part.path, False, clock)
+        except KeyboardInterrupt as stop:
+            if isinstance(stop, CountInterrupted):
+                raise
+            detail = (
+                f"the count of {size} covering queens stopped in part {i + 1} of {len(parts)}; "
+                "nothing is saved, and there is no count"
+            )
+            raise CountInterrupted(i, len(parts), None, detail) from stop
+        total += classes if unique else sets
+    return total

@@ -1,0 +1,433 @@
+"""Queens dominating an n x n board: an exact, resumable search for k queens that cover it.
+
+A queen covers the cells of its row, its column and its two diagonals, so a
+cell is covered as soon as one of its four lines holds a queen: the search
+state is four bit masks of occupied lines (rows, columns, diagonals ``c - r``,
+anti-diagonals ``r + c``), and a row's uncovered cells are one expression of
+them (``full & ~cols & ~(diagonals >> (n-1-r)) & ~(antis >> r)``). Boards up to
+:data:`MOST` = 32 fit (a diagonal index needs 2n - 1 bits).
+
+The search covers the board by lines: at each node it takes the uncovered cell
+with the fewest allowed cells that cover it, and branches on those cells; the
+i-th branch forbids the cells of the branches before it, so every set of
+queens is met once. A node is cut when
+
+- the j queens left cannot cover the uncovered cells: any two lines through a
+  cell meet only there, so a cell q covers ``row[q] + col[q] + diag[q] +
+  anti[q]`` uncovered cells (less 3 if q is uncovered itself), read from the
+  line counts; the j largest of these over the allowed cells must reach the
+  number uncovered;
+- a line must hold a queen (a queen off a line covers at most 3 of its cells,
+  so a line with more than 3j uncovered cells needs one of the j queens) more
+  often than j queens allow, or has no allowed cell.
+
+The board's 8 symmetries are used by a split of the root (made by
+:mod:`cpqueens.backends.bitmask.domination`): the cells are ordered by their
+orbit under the symmetries, and part ``q0`` holds the sets whose first orbit is
+``q0``'s and that contain ``q0`` itself, every cell of an earlier orbit
+forbidden. Every class of sets has a member in exactly one part; a part counts
+a set found only if it is the least (in sorted cell order) of its images that
+contain ``q0``, weighted by the size of its class, so the parts' counts add up
+to the exact number of sets. A part can also be a path below ``q0`` (the child
+indices taken at each level), so that a long proof splits finely.
+
+The whole state lives in arrays the caller owns (:func:`start`); :func:`search`
+runs at most ``budget`` nodes per call and returns ``PAUSED`` (call again),
+``EXHAUSTED`` or ``FOUND`` (``first`` mode: a set was found, in ``queens``).
+numba code only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cpqueens.kernels.bits import lowest_index, popcount
+from cpqueens.kernels.jit import kernel
+
+EXHAUSTED, PAUSED, FOUND, NO_PATH = 0, -1, 1, -2
+#: What :func:`_evaluate` returns for k queens that cover the board.
+LEAF = -1
+#: counters[...]: the depth, whether the node there is new, the queens placed at the start,
+#: the nodes so far, the sets found (weighted by their class size), their classes.
+DEPTH, FRESH, ROOT, NODES, SETS, CLASSES = 0, 1, 2, 3, 4, 5
+COUNTERS = 6
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+#: The state of a search: occ, allowed, cand, ncand, nxt, queens, counters.
+State = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def start(n: int, k: int, q0: int, orbit: np.ndarray) -> State:
+    """A fresh state for :func:`search`: queen ``q0`` placed, the cells of earlier orbits forbidden.
+
+    ``orbit[cell]`` is the rank of the cell's orbit (cell = r * n + c); ``q0``
+    < 0 starts from the empty board with every cell allowed. Returns (occ,
+    allowed, cand, ncand, nxt, queens, counters); ``counters[DEPTH]`` is the
+    number of queens placed.
+    """
+    width = n * n  # the children of a node: at most every cell
+    occ = np.zeros((k + 1, 4), dtype=np.uint64)
+    allowed = np.zeros((k + 1, n), dtype=np.uint64)
+    cand = np.zeros((k + 1, width), dtype=np.int64)
+    ncand = np.zeros(k + 1, dtype=np.int64)
+    nxt = np.zeros(k + 1, dtype=np.int64)
+    queens = np.zeros(k + 1, dtype=np.int64)
+    counters = np.zeros(COUNTERS, dtype=np.int64)
+    counters[FRESH] = 1
+    for cell in range(n * n):
+        if q0 < 0 or (orbit[cell] >= orbit[q0] and cell != q0):
+            allowed[0, cell // n] |= np.uint64(1) << np.uint64(cell % n)
+    if q0 >= 0 and k >= 1:
+        r, c = divmod(q0, n)
+        occ[1] = _lines(n, r, c)
+        allowed[1] = allowed[0]
+        queens[0] = q0
+        counters[DEPTH] = 1
+        counters[ROOT] = 1
+    return occ, allowed, cand, ncand, nxt, queens, counters
+
+
+def _lines(n: int, r: int, c: int) -> np.ndarray:
+    """The four line bits of a queen on (r, c): row, column, diagonal, anti-diagonal."""
+    one = np.uint64(1)
+    return np.array(
+        [
+            one << np.uint64(r),
+            one << np.uint64(c),
+            one << np.uint64(c - r + n - 1),
+            one << np.uint64(r + c),
+        ],
+        dtype=np.uint64,
+    )
+
+
+@kernel()
+def _top(values, m, j):
+    """The sum of the j largest of ``values[:m]`` (non-negative; reorders them)."""
+    total = 0
+    for t in range(min(j, m)):
+        best = t
+        for i in range(t + 1, m):
+            if values[i] > values[best]:
+                best = i
+        values[t], values[best] = values[best], values[t]
+        total += values[t]
+    return total
+
+
+@kernel()
+def _canonical(queens, k, q0, images):
+    """The weight of a found set: its class size if it is the least image holding q0, else 0."""
+    best = True
+    fixed = 0
+    image = np.empty(k, dtype=np.int64)
+    for g in range(images.shape[0]):
+        holds = q0 < 0
+        for i in range(k):
+            image[i] = images[g, queens[i]]
+            if image[i] == q0:
+                holds = True
+        image.sort()
+        order = 0  # the image against the set (sorted), lexicographically
+        for i in range(k):
+            if image[i] != queens[i]:
+                order = -1 if image[i] < queens[i] else 1
+                break
+        if order == 0:
+            fixed += 1
+        elif order < 0 and holds:
+            best = False
+    if not best:
+        return 0
+    return images.shape[0] // fixed
+
+
+@kernel()
+def _count_lines(n, masks, counts):
+    """Count the cells of ``masks`` (one per row) on every line: ``counts[family, line]``.
+
+    The families: 0 rows, 1 columns, 2 diagonals (c - r + n - 1), 3 anti-diagonals (r + c).
+    """
+    counts[:] = 0
+    for r in range(n):
+        w = masks[r]
+        counts[0, r] = popcount(w)
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            counts[1, c] += 1
+            counts[2, c - r + n - 1] += 1
+            counts[3, r + c] += 1
+
+
+@kernel()
+def _crowded(n, j, uncovered, allowed):
+    """Whether the lines that need a queen of their own rule the node out.
+
+    A queen off a line covers at most 3 of its cells, so a line with more
+    than 3j uncovered cells needs one of the j queens left: no line of a
+    family may need one without an allowed cell on it, nor more of them than j.
+    """
+    for family in range(4):
+        size = n if family < 2 else 2 * n - 1
+        needing = 0
+        for line in range(size):
+            if uncovered[family, line] > 3 * j:
+                if allowed[family, line] == 0:
+                    return True
+                needing += 1
+        if needing > j:
+            return True
+    return False
+
+
+@kernel()
+def _covers(n, counts, uncovered, allowed, cover, values):
+    """What each allowed cell covers (``cover[cell]``), also listed in ``values``; how many.
+
+    Any two lines through a cell meet only there: its four lines' uncovered
+    counts, less 3 if the cell is uncovered itself (counted four times).
+    """
+    m = 0
+    for r in range(n):
+        w = allowed[r]
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            value = counts[0, r] + counts[1, c] + counts[2, c - r + n - 1] + counts[3, r + c]
+            if (uncovered[r] >> np.uint64(c)) & _ONE:
+                value -= 3
+            cover[r * n + c] = value
+            values[m] = value
+            m += 1
+    return m
+
+
+@kernel()
+def _fewest(n, uncovered, allowed, counts):
+    """The uncovered cell with the fewest allowed cells covering it, and how many cover it."""
+    best = n * n + 1
+    target = -1
+    for r in range(n):
+        w = uncovered[r]
+        mine = allowed[r]
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            value = counts[0, r] + counts[1, c] + counts[2, c - r + n - 1] + counts[3, r + c]
+            if (mine >> np.uint64(c)) & _ONE:
+                value -= 3
+            if value < best:
+                best = value
+                target = r * n + c
+    return target, best
+
+
+@kernel()
+def _branches(n, target, allowed, cover, least, out):
+    """The allowed cells covering ``target`` that cover at least ``least``, the most first."""
+    tr = target // n
+    tc = target % n
+    m = 0
+    for r in range(n):
+        w = allowed[r]
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            if r == tr or c == tc or r - c == tr - tc or r + c == tr + tc:
+                cell = r * n + c
+                if cover[cell] >= least:
+                    t = m  # insertion, the largest cover first: a few dozen cells
+                    while t > 0 and cover[out[t - 1]] < cover[cell]:
+                        out[t] = out[t - 1]
+                        t -= 1
+                    out[t] = cell
+                    m += 1
+    return m
+
+
+@kernel()
+def _expand(n, k, depth, total, uncovered, allowed, cand, work):
+    """Fill ``cand[depth]`` with the cells to branch on at this node; return how many (0: cut).
+
+    The node has ``total`` > 0 uncovered cells (``uncovered``: one mask per
+    row) and j = k - depth queens left. The cells are those that cover the
+    uncovered cell with the fewest allowed cells covering it, less those
+    that cannot be in a covering set (their cover plus the j - 1 largest
+    others falls short), the largest cover first.
+    """
+    ucount, acount, cover, values = work[1], work[2], work[3], work[4]
+    j = k - depth
+    _count_lines(n, uncovered, ucount)
+    _count_lines(n, allowed[depth], acount)
+    if _crowded(n, j, ucount, acount):
+        return 0
+    m = _covers(n, ucount, uncovered, allowed[depth], cover, values)
+    if _top(values, m, j) < total:  # the j queens left cannot cover what is uncovered
+        return 0
+    rest = 0  # the j - 1 largest: _top left the j largest first
+    for i in range(j - 1):
+        rest += values[i]
+    target, choices = _fewest(n, uncovered, allowed[depth], acount)
+    if choices == 0:
+        return 0
+    return _branches(n, target, allowed[depth], cover, total - rest, cand[depth])
+
+
+@kernel()
+def _workspace(n, k):
+    """The scratch arrays of :func:`_evaluate`, made once per call of a search."""
+    lines = 2 * n - 1
+    return (
+        np.zeros(n, dtype=np.uint64),  # the uncovered cells, a mask per row
+        np.zeros((4, lines), dtype=np.int64),  # uncovered cells per line, by family
+        np.zeros((4, lines), dtype=np.int64),  # allowed cells per line, by family
+        np.zeros(n * n, dtype=np.int64),  # what each allowed cell covers
+        np.zeros(n * n, dtype=np.int64),  # the same, as a list
+    )
+
+
+@kernel()
+def _evaluate(n, k, depth, occ, allowed, cand, work):
+    """Fill ``cand[depth]`` with the node's children; return how many, or ``LEAF``.
+
+    ``LEAF``: the queens placed (exactly k) cover the board. A node whose
+    queens cover the board early branches on every allowed cell (any of them
+    completes the set), in order.
+    """
+    uncovered = work[0]
+    full = (_ONE << np.uint64(n)) - _ONE
+    rows, cols, diags, antis = occ[depth, 0], occ[depth, 1], occ[depth, 2], occ[depth, 3]
+    total = 0
+    for r in range(n):
+        if (rows >> np.uint64(r)) & _ONE:
+            uncovered[r] = _ZERO
+        else:
+            uncovered[r] = (
+                full & ~cols & ~(diags >> np.uint64(n - 1 - r)) & ~(antis >> np.uint64(r))
+            )
+            total += popcount(uncovered[r])
+    if total == 0:
+        if depth == k:
+            return LEAF
+        m = 0
+        for r in range(n):
+            w = allowed[depth, r]
+            while w:
+                cand[depth, m] = r * n + np.int64(lowest_index(w))
+                w &= w - _ONE
+                m += 1
+        return m
+    if depth == k:
+        return 0
+    return _expand(n, k, depth, total, uncovered, allowed, cand, work)
+
+
+@kernel()
+def _descend(n, depth, occ, allowed, cand, queens, i):
+    """Place the i-th child of the node at ``depth`` (forbidding it to later siblings)."""
+    q = cand[depth, i]
+    r = q // n
+    c = q % n
+    allowed[depth, r] &= ~(_ONE << np.uint64(c))
+    queens[depth] = q
+    occ[depth + 1, 0] = occ[depth, 0] | (_ONE << np.uint64(r))
+    occ[depth + 1, 1] = occ[depth, 1] | (_ONE << np.uint64(c))
+    occ[depth + 1, 2] = occ[depth, 2] | (_ONE << np.uint64(c - r + n - 1))
+    occ[depth + 1, 3] = occ[depth, 3] | (_ONE << np.uint64(r + c))
+    for row in range(n):
+        allowed[depth + 1, row] = allowed[depth, row]
+
+
+@kernel()
+def _follow(n, depth, allowed, cand, ncand, nxt, i):
+    """Keep only child i of the node at ``depth`` (a part's path): forbid the children before it."""
+    for t in range(i):
+        q = cand[depth, t]
+        allowed[depth, q // n] &= ~(_ONE << np.uint64(q % n))
+    nxt[depth] = i
+    ncand[depth] = i + 1
+
+
+@kernel()
+def children(n, k, path, occ, allowed, cand, ncand, nxt, queens, counters):
+    """How many children the node at the end of ``path`` has (0: it ends there; -1: no such node).
+
+    The state is :func:`start`'s; the part's planner splits by these.
+    """
+    work = _workspace(n, k)
+    depth = counters[DEPTH]
+    for level in range(path.shape[0] + 1):
+        m = _evaluate(n, k, depth, occ, allowed, cand, work)
+        if level == path.shape[0]:
+            return max(m, 0)
+        if path[level] >= m:
+            return -1
+        _follow(n, depth, allowed, cand, ncand, nxt, path[level])
+        _descend(n, depth, occ, allowed, cand, queens, path[level])
+        depth += 1
+    return 0
+
+
+@kernel()
+def search(n, k, q0, images, path, occ, allowed, cand, ncand, nxt, queens, counters, first, budget):
+    """Search the part: the sets of k queens dominating the n x n board below ``path``.
+
+    ``path[i]`` is the child taken at the i-th node below the start (the
+    part's prefix; empty: the whole subtree). Counts the sets found (weighted
+    by their class size, see the module's docstring) in ``counters[SETS]``
+    and their classes in ``counters[CLASSES]``; with ``first`` it stops at the
+    first set found (returns ``FOUND``, the set in ``queens[:k]``). Runs at
+    most ``budget`` nodes, then returns ``PAUSED``; ``EXHAUSTED`` at the end,
+    ``NO_PATH`` if the path names a child that does not exist.
+    """
+    work = _workspace(n, k)
+    found = np.zeros(k, dtype=np.int64)
+    depth = counters[DEPTH]
+    nodes = 0
+    status = EXHAUSTED
+    while depth >= 0:
+        if counters[FRESH]:
+            if nodes >= budget:
+                status = PAUSED
+                break
+            nodes += 1
+            counters[FRESH] = 0
+            nxt[depth] = 0
+            m = _evaluate(n, k, depth, occ, allowed, cand, work)
+            if m == LEAF:
+                for i in range(k):
+                    found[i] = queens[i]
+                found.sort()
+                weight = _canonical(found, k, q0, images)
+                depth -= 1
+                if weight > 0:
+                    counters[SETS] += weight
+                    counters[CLASSES] += 1
+                    if first:
+                        queens[:k] = found
+                        status = FOUND
+                        break
+                continue
+            ncand[depth] = m
+            level = depth - counters[ROOT]  # the node's place along the part's path
+            if 0 <= level < path.shape[0]:
+                if path[level] >= m:
+                    status = NO_PATH
+                    break
+                _follow(n, depth, allowed, cand, ncand, nxt, path[level])
+            continue
+        i = nxt[depth]
+        if i >= ncand[depth]:
+            depth -= 1
+            continue
+        nxt[depth] = i + 1
+        _descend(n, depth, occ, allowed, cand, queens, i)
+        depth += 1
+        counters[FRESH] = 1
+    counters[DEPTH] = depth
+    counters[NODES] += nodes
+    return status
