@@ -220,7 +220,9 @@ def search(
     tree is exhausted.
     """
     lines = label.shape[0]
-    dp = np.empty(counts[0] + counts[1] + 2, dtype=np.int64)
+    # the knapsack's table, indexed up to a target: at most the number of cells (the counts
+    # at this slice's first node may be smaller than at a node it backtracks to)
+    dp = np.empty(killw.shape[0] + 2, dtype=np.int64)
     nxt = np.empty(2 * lines + 2, dtype=np.int64)
     depth = state[0]
     entering = state[1]

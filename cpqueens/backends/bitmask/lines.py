@@ -356,8 +356,16 @@ class _Search:
         return int(self.state[3])
 
     def raise_floor(self, best: int) -> None:
-        """Take ``best`` (found elsewhere) as the incumbent: only larger armies are looked for."""
-        self.state[2] = max(self.state[2], best)
+        """Take ``best`` (found elsewhere) as the incumbent: only larger armies are looked for.
+
+        A node's bound costs about its target times the lines (the knapsack), so a
+        floor raised from elsewhere (the annealing's armies) can make each node far
+        dearer than the slice's budget was measured on: it is measured again from
+        one node (it doubles while slices are short).
+        """
+        if best > self.state[2]:
+            self.state[2] = best
+            self.budget = 1
 
     def run(self) -> bool:
         """One slice of about ``seconds``; True if it found a leaf better than its incumbent."""
