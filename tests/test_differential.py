@@ -12,11 +12,14 @@ exports are enumerated; each answer is compared with the brute force of
 
 An engine may refuse a statement (``NotSupportedError``) only by naming an
 engine that answers it; "auto" refuses only what every engine refuses.
-The fast tier tries a few statements; the slow tier many more.
+The fast tier tries a few statements; the slow tier more, the same ones on every
+run (the suite's time is fixed). A longer hunt draws new ones each time:
+``CPQUEENS_FUZZ_EXAMPLES=2000 python -m pytest -n 0 -m slow tests/test_differential.py``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -450,8 +453,12 @@ def test_every_verb_of_every_engine_agrees_with_the_brute_force(recipe: Recipe) 
     check(recipe)
 
 
+#: The slow tier's statements: a fixed draw, unless a longer random hunt is asked for.
+HUNT = int(os.environ.get("CPQUEENS_FUZZ_EXAMPLES", "0"))
+
+
 @pytest.mark.slow
-@settings(FAST, max_examples=150, derandomize=False)
+@settings(FAST, max_examples=HUNT or 150, derandomize=not HUNT)
 @given(statements())
 def test_every_verb_agrees_on_many_more_statements(recipe: Recipe) -> None:
     check(recipe)
