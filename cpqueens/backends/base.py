@@ -154,6 +154,13 @@ class Engine:
         """What counts ``problem`` on this engine, in a few words (None: nothing to add)."""
         return None
 
+    def warm(self, problem: Problem) -> None:
+        """Load in this process what counting ``problem`` whole would use (compiled kernels).
+
+        The planner calls it where a count's parts run when the whole count pays
+        for it, so that parts too small to pay for a kernel alone take it too.
+        """
+
     # -- the cell form --------------------------------------------------------------------
 
     def cell_refusal(

@@ -232,6 +232,20 @@ def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -
     return count(n, ("top", *piece[1:]), holes)
 
 
+def warm() -> None:
+    """Load the symmetry kernels in this process (from numba's disk cache): one small count each.
+
+    The machine code is the same for every board size, so an 8-board loads it.
+    The turn search is left to its first piece: up to ``TURN_PYTHON_MAX_N`` it
+    runs in plain Python, and its kernel's load imports numba's array code.
+    """
+    from cpqueens.kernels import classes as kernels
+
+    full = (1 << 8) - 1
+    kernels.count_piece(8, ("top", 1, full, full))
+    kernels.count_less_holes(8, ("top", 1, full, full), ((0, 1),))
+
+
 def symmetric_rows(n: int, blocked: Iterable[tuple[int, int]]) -> Rows | None:
     """Each row's allowed columns if all 8 board symmetries keep the holes ``blocked``, else None.
 
