@@ -106,3 +106,17 @@ def test_count_15_with_two_workers_starts_no_pool(monkeypatch):
     assert cpqueens.model(12, blocked=[(0, 1)]).count(workers=2) == cpqueens.model(
         12, blocked=[(0, 1)]
     ).count(workers=1)
+
+
+#: What a task asks in a worker (eval: a builtin, so the worker imports no test module).
+COLORSYS_LOADED = "'colorsys' in __import__('sys').modules"
+
+
+def test_each_pool_worker_prepares_before_its_first_task():
+    from functools import partial
+
+    # colorsys: a module nothing here imports, so only the preparation can have loaded it. The
+    # preparation then fails, and the worker works on: its tasks would meet their own errors.
+    prepare = partial(exec, "import colorsys\nraise RuntimeError('a preparation that fails')")
+    with pool.local_pool(2, prepare=prepare) as workers:
+        assert list(workers.map(eval, [COLORSYS_LOADED] * 4)) == [True] * 4
