@@ -4,11 +4,12 @@ Each case prints its answer (checked by the caller) and nothing else:
 
     python benchmarks/bench_count_paths.py cond N [REPEATS] [WORKERS]
         model(N).where(q[0] < q[N-1]).count() REPEATS times in one process
-    python benchmarks/bench_count_paths.py free N [WORKERS]
-        model(N).count()
-    python benchmarks/bench_count_paths.py dask N [REPEATS]
+    python benchmarks/bench_count_paths.py free N [WORKERS] [POOL]
+        model(N).count(); POOL=1 forces the local pool (the planner's is_long says yes)
+    python benchmarks/bench_count_paths.py dask N [REPEATS] [CONDITION]
         a LocalCluster of 2 worker processes (1 thread each, loopback), then
-        model(N, blocked=[(0, 1), (3, 5), (9, 2)]).count() on it REPEATS times
+        model(N, blocked=[(0, 1), (3, 5), (9, 2)]).count() on it REPEATS times;
+        CONDITION=1: model(N).where(q[0] < q[N-1]) instead
 
 To time the code before a change, run the same file with that commit's tree
 first on ``PYTHONPATH`` (``git archive BASE | tar -x -C /tmp/base``, then
@@ -33,13 +34,17 @@ def cond(n: int, repeats: int = 1, workers: int | None = None) -> None:
     print(*(conditioned.count(workers=workers) for _ in range(repeats)))
 
 
-def free(n: int, workers: int | None = None) -> None:
-    """The free board."""
+def free(n: int, workers: int | None = None, pool: int = 0) -> None:
+    """The free board (``pool``: on the local pool, whatever the planner says)."""
+    if pool:
+        from cpqueens.strategies import planner
+
+        planner.is_long = lambda *args: True
     print(cpqueens.model(n).count(workers=workers))
 
 
-def dask(n: int, repeats: int = 1) -> None:
-    """A board with 3 holes on a LocalCluster of 2 worker processes."""
+def dask(n: int, repeats: int = 1, condition: int = 0) -> None:
+    """A board with 3 holes (or a condition) on a LocalCluster of 2 worker processes."""
     import distributed
 
     with (
@@ -54,6 +59,9 @@ def dask(n: int, repeats: int = 1) -> None:
     ):
         executor = client.get_executor()
         model = cpqueens.model(n, blocked=HOLES)
+        if condition:
+            m = cpqueens.model(n)
+            model = m.where(m.q[0] < m.q[n - 1])
         print(*(model.count(executor=executor) for _ in range(repeats)))
 
 

@@ -280,7 +280,7 @@ def test_fresh_workers_load_the_kernels_before_their_first_task():
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            dashboard_address=":0",  # any free port
         ) as fresh,
         distributed.Client(fresh) as client,
     ):

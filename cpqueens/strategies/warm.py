@@ -18,30 +18,38 @@ from cpqueens.backends import Engine, get, portable
 from cpqueens.strategies import class_count
 from cpqueens.vocabulary.problem import Problem
 
+#: What each name of ``Strategy.loads`` loads, but the engine's own.
+LOADERS = {"classes": class_count.warm_classes, "less-holes": class_count.warm_less_holes}
+
 
 @dataclass(frozen=True)
 class Warm:
-    """What loads a count's kernels: picklable, so that any process can be handed it."""
+    """What loads a count's kernels: picklable, so that any process can be handed it.
+
+    ``loads`` names them as the strategy does (``Strategy.loads``).
+    """
 
     engine: str | Engine
     model: Problem
-    kernels: bool
+    loads: tuple[str, ...]
 
     @classmethod
-    def of(cls, engine: str, model: Problem, kernels: bool) -> Warm:
-        """The warming of ``model``'s count on ``engine`` (``kernels``: the symmetry kernels')."""
-        return cls(portable(engine), model, kernels)
+    def of(cls, engine: str, model: Problem, loads: tuple[str, ...]) -> Warm:
+        """The warming of ``model``'s count on ``engine``, loading what ``loads`` names."""
+        return cls(portable(engine), model, loads)
 
     def __call__(self) -> None:
-        """Load the kernels in this process: the symmetry kernels', then the engine's.
+        """Load the kernels in this process, in the order named.
 
         Without numba (an optional dependency of the engine) there is nothing to
         load: the parts count in plain Python.
         """
         try:
-            if self.kernels:
-                class_count.warm()
-            engine = get(self.engine) if isinstance(self.engine, str) else self.engine
-            engine.warm(self.model)
+            for name in self.loads:
+                if name != "engine":
+                    LOADERS[name]()
+                    continue
+                engine = get(self.engine) if isinstance(self.engine, str) else self.engine
+                engine.warm(self.model)
         except ImportError:
             return

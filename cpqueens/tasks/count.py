@@ -189,7 +189,7 @@ def _count_parts(
     if executor is not None:
         local = 0
     pays = kernels_pay(model, engine, kernels=way.kernels)
-    prepare = Warm.of(engine, model, way.kernels) if pays else None
+    prepare = Warm.of(engine, model, way.loads) if pays else None
     journal = job.open_checkpoint(model, engine)
     with journal or nullcontext():  # the checkpoint's lock is held until the count ends
         if journal is not None and journal.split_depth is not None:
