@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from cpqueens.backends import capabilities
 from cpqueens.kernels import MAX_CLASS_N
 from cpqueens.strategies.base import SUBPROBLEMS_PER_WORKER
-from cpqueens.strategies.work import free_board_nodes, weighted_nodes
+from cpqueens.strategies.work import long_from, weighted_nodes
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.problem import Problem
 
@@ -298,7 +298,7 @@ def classes(n: int, workers: int | None = 1, rows: Rows | None = None) -> tuple[
     """
     check_size(n)
     if workers is None:
-        long = weighted_nodes(Problem(Board(n)), kernels=True) >= free_board_nodes(
+        long = weighted_nodes(Problem(Board(n)), kernels=True) >= long_from(
             capabilities("bitmask").short_below_free_rows
         )
         workers = (os.cpu_count() or 1) if long else 1

@@ -50,7 +50,7 @@ from cpqueens.strategies.class_count import ClassKernels
 from cpqueens.strategies.hole_sums import HoleSums
 from cpqueens.strategies.symmetry import Subproblems
 from cpqueens.strategies.whole import Whole
-from cpqueens.strategies.work import KERNELS_PAY_NODES, free_board_nodes, weighted_nodes
+from cpqueens.strategies.work import KERNELS_PAY_NODES, long_from, weighted_nodes
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
@@ -178,8 +178,9 @@ def is_long(model: Problem, backend: str, kernels: bool) -> bool:
 
     Its estimated work (:func:`~cpqueens.strategies.work.weighted_nodes`: the
     search tree's nodes, weighed by conditions, or the symmetry kernels'
-    share when ``kernels``) against the free board of the engine's
-    ``Capabilities.short_below_free_rows`` rows, where its searches become long.
+    share when ``kernels``) against the free boards of the engine's
+    ``Capabilities.short_below_free_rows`` rows, where its searches become
+    long, and a row fewer (:func:`~cpqueens.strategies.work.long_from`).
 
     >>> from cpqueens import model
     >>> is_long(model(16).columns(), "bitmask", kernels=True)  # a quarter of a 16-board search
@@ -190,8 +191,7 @@ def is_long(model: Problem, backend: str, kernels: bool) -> bool:
     >>> is_long(m.where(m.q[0] < m.q[15]).columns(), "bitmask", kernels=False)
     True
     """
-    rows = capabilities(backend).short_below_free_rows
-    return weighted_nodes(model, kernels) >= free_board_nodes(rows)
+    return weighted_nodes(model, kernels) >= long_from(capabilities(backend).short_below_free_rows)
 
 
 def kernels_pay(model: Problem, backend: str, kernels: bool) -> bool:

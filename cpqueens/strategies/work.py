@@ -20,14 +20,16 @@ not read (they prune, and cost more per node: :data:`CONDITION_COST`). The
 paths are drawn from a fixed seed, so that a model's estimate, and with it
 the split and where it runs, is the same on every call.
 
-Units are nodes of the plain search: an engine's search declares itself long
-from ``Capabilities.short_below_free_rows`` free rows on, so a model is long
-when its estimate reaches the free board's of that many rows.
+Units are nodes of the plain search: an engine declares the free board of
+``Capabilities.short_below_free_rows`` rows long and the one a row smaller
+short, so a model is long when its estimate passes halfway between theirs
+(their geometric mean: :func:`long_from`).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import random
 from typing import Final
 
@@ -41,15 +43,15 @@ MOST_NODES: Final = 1e18
 #: (n = 13..15: 0.25-0.28 of the compiled plain search's time;
 #: ``benchmarks/RESULTS-count-paths.md``).
 KERNEL_SHARE: Final = 0.25
-#: A node of a search with conditions (or symmetry-breaking rules) costs about twice a plain
-#: one's: each placement evaluates them (n = 13..15, compiled: 1.0-2.5 times the plain search
-#: with half its solutions).
-CONDITION_COST: Final = 2.0
-#: The plain-Python search of the bitmask engine visits about 2.5 million of these weighted
-#: nodes a second; numba and a kernel take about 0.4 s to load: below this many nodes a count
-#: is over in plain Python before numba has loaded (n = 11 with a condition: 3.3e5; n = 12:
-#: 1.7e6; ``benchmarks/RESULTS-count-paths.md``).
-KERNELS_PAY_NODES: Final = 1e6
+#: A node of a search with conditions (or symmetry-breaking rules) costs more than a plain
+#: one's: each placement evaluates them (the compiled search of ``q[0] < q[n-1]`` against the
+#: plain one, n = 14, 15: 1.0-1.4 times; ``benchmarks/RESULTS-count-paths.md``).
+CONDITION_COST: Final = 1.25
+#: The plain-Python search of the bitmask engine visits about 1.2-1.5 million of these
+#: weighted nodes a second, and numba with a kernel takes 0.4-0.7 s to load: below this many
+#: a count is over in plain Python before numba has loaded (n = 11 with a condition: 2.3e5;
+#: n = 12: 1.1e6; ``benchmarks/RESULTS-count-paths.md``).
+KERNELS_PAY_NODES: Final = 6e5
 
 
 def nodes(model: Problem) -> float:
@@ -145,6 +147,18 @@ def free_board_nodes(rows: int) -> float:
     """
     full = (1 << rows) - 1
     return _estimate(rows, (full,) * rows, True, 1)
+
+
+def long_from(rows: int) -> float:
+    """The estimate from which a count is long on an engine whose long searches start at ``rows``.
+
+    The geometric mean of the free boards' estimates of ``rows`` rows (long)
+    and ``rows - 1`` (short): the bitmask engine's 16 rows make it about 4e8.
+
+    >>> 3e8 < long_from(16) < 6e8
+    True
+    """
+    return math.sqrt(free_board_nodes(max(rows - 1, 0)) * free_board_nodes(rows))
 
 
 def weighted_nodes(model: Problem, kernels: bool) -> float:
