@@ -136,7 +136,7 @@ def test_the_cli_refuses_workers_with_a_scheduler(cluster):
 
 LEAVE_MID_TRANSFER = """
 import sys, time
-from cpqueens.cli import dask_client
+from cpqueens.cli.counting import dask_client
 from cpqueens.execution.runner import run
 
 class SlowToSend:  # a result that takes a while to leave its worker
