@@ -178,9 +178,9 @@ def is_long(model: Problem, backend: str, kernels: bool) -> bool:
 
     Its estimated work (:func:`~cpqueens.strategies.work.weighted_nodes`: the
     search tree's nodes, weighed by conditions, or the symmetry kernels'
-    share when ``kernels``) against the free boards of the engine's
-    ``Capabilities.short_below_free_rows`` rows, where its searches become
-    long, and a row fewer (:func:`~cpqueens.strategies.work.long_from`).
+    share when ``kernels``) against twice the free board's of a row fewer than
+    the engine's ``Capabilities.short_below_free_rows``, the largest it calls
+    short (:func:`~cpqueens.strategies.work.long_from`).
 
     >>> from cpqueens import model
     >>> is_long(model(16).columns(), "bitmask", kernels=True)  # a quarter of a 16-board search

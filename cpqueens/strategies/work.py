@@ -22,14 +22,14 @@ the split and where it runs, is the same on every call.
 
 Units are nodes of the plain search: an engine declares the free board of
 ``Capabilities.short_below_free_rows`` rows long and the one a row smaller
-short, so a model is long when its estimate passes halfway between theirs
-(their geometric mean: :func:`long_from`).
+short, so a model is long from twice the short board's estimate
+(:func:`long_from`): a 17-board with a queen placed, the old rule's 16 free
+rows, is long (1.2-1.3x), the free 16-board's symmetry kernels short (0.8x).
 """
 
 from __future__ import annotations
 
 import functools
-import math
 import random
 from typing import Final
 
@@ -39,6 +39,9 @@ from cpqueens.vocabulary.problem import Problem
 PROBES: Final = 128
 #: An estimate stops growing here: a board this big is long, whatever else it holds.
 MOST_NODES: Final = 1e18
+#: Wider boards are estimated from their free rows alone (reading the placed queens' lines
+#: costs n bits per row and queen; a free board of 65 rows is long on every engine anyway).
+READ_MAX_N: Final = 64
 #: The symmetry kernels (classes, hole sums) visit about a quarter of a plain search's nodes
 #: (n = 13..15: 0.25-0.28 of the compiled plain search's time;
 #: ``benchmarks/RESULTS-count-paths.md``).
@@ -49,8 +52,8 @@ KERNEL_SHARE: Final = 0.25
 CONDITION_COST: Final = 1.25
 #: The plain-Python search of the bitmask engine visits about 1.2-1.5 million of these
 #: weighted nodes a second, and numba with a kernel takes 0.4-0.7 s to load: below this many
-#: a count is over in plain Python before numba has loaded (n = 11 with a condition: 2.3e5;
-#: n = 12: 1.1e6; ``benchmarks/RESULTS-count-paths.md``).
+#: a count is over in plain Python before numba has loaded (n = 11 with a condition: 2.0e5;
+#: n = 12: 9.1e5; ``benchmarks/RESULTS-count-paths.md``).
 KERNELS_PAY_NODES: Final = 6e5
 
 
@@ -66,8 +69,9 @@ def nodes(model: Problem) -> float:
     >>> nodes(model(8, blocked=[(0, c) for c in range(8)]).columns())  # row 0 has no cell left
     1.0
     """
-    masks = _rows(model)
-    return _estimate(model.n, masks, model.diagonals, model.colours)
+    if model.n > READ_MAX_N:  # the free rows alone: as wide a free board
+        return _free(model.n - len(model.placed), model.diagonals, model.colours)
+    return _estimate(model.n, _rows(model), model.diagonals, model.colours)
 
 
 def _rows(model: Problem) -> tuple[int, ...]:
@@ -95,6 +99,17 @@ def _rows(model: Problem) -> tuple[int, ...]:
 
 @functools.lru_cache(maxsize=256)
 def _estimate(n: int, rows: tuple[int, ...], diagonals: bool, colours: int) -> float:
+    """:func:`_sample`, remembered (boards of at most ``READ_MAX_N`` rows: cheap keys)."""
+    return _sample(n, rows, diagonals, colours)
+
+
+@functools.lru_cache(maxsize=64)
+def _free(rows: int, diagonals: bool, colours: int) -> float:
+    """:func:`_sample` of the free board of ``rows`` rows, remembered by its size."""
+    return _sample(rows, ((1 << rows) - 1,) * rows, diagonals, colours)
+
+
+def _sample(n: int, rows: tuple[int, ...], diagonals: bool, colours: int) -> float:
     """The mean over :data:`PROBES` random paths of their node estimates, colours nested.
 
     Each colour's search runs once per placement of the colours before it, so
@@ -129,14 +144,28 @@ def _probe(
         found += weight
         if found >= MOST_NODES:
             return MOST_NODES, 0.0
-        for _ in range(draw.randrange(choices)):
-            free &= free - 1
-        bit = free & -free
+        bit = _pick(free, choices, n, draw)
         cols |= bit
         if diagonals:
             left = ((left | bit) << 1) & full
             right = (right | bit) >> 1
     return found, weight
+
+
+def _pick(free: int, choices: int, n: int, draw: random.Random) -> int:
+    """One of the ``choices`` set bits of ``free`` (n bits wide), uniformly at random.
+
+    A dense row is hit by trying random columns (a few tries), a sparse one by
+    counting its set bits off.
+    """
+    if 4 * choices >= n:
+        while True:
+            bit = 1 << draw.randrange(n)
+            if free & bit:
+                return bit
+    for _ in range(draw.randrange(choices)):
+        free &= free - 1
+    return free & -free
 
 
 def free_board_nodes(rows: int) -> float:
@@ -145,20 +174,20 @@ def free_board_nodes(rows: int) -> float:
     >>> free_board_nodes(0)
     1.0
     """
-    full = (1 << rows) - 1
-    return _estimate(rows, (full,) * rows, True, 1)
+    return _free(rows, True, 1)
 
 
 def long_from(rows: int) -> float:
     """The estimate from which a count is long on an engine whose long searches start at ``rows``.
 
-    The geometric mean of the free boards' estimates of ``rows`` rows (long)
-    and ``rows - 1`` (short): the bitmask engine's 16 rows make it about 4e8.
+    Twice the free board's of ``rows - 1`` rows, the largest the engine calls
+    short (the free board of ``rows`` rows has 6 to 7 times its nodes): the
+    bitmask engine's 16 rows make it about 3.6e8.
 
-    >>> 3e8 < long_from(16) < 6e8
+    >>> 3e8 < long_from(16) < 4e8
     True
     """
-    return math.sqrt(free_board_nodes(max(rows - 1, 0)) * free_board_nodes(rows))
+    return 2 * free_board_nodes(max(rows - 1, 0))
 
 
 def weighted_nodes(model: Problem, kernels: bool) -> float:
