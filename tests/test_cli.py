@@ -198,6 +198,50 @@ def test_backends_lists_names_and_versions():
     ]
 
 
+def test_warm_lists_its_families_and_refuses_an_unknown_one():
+    listing = run("warm", "--list")
+    assert listing.returncode == 0
+    names = [line.split()[0] for line in listing.stdout.splitlines()]
+    assert names[:3] == ["classes", "turns", "holes"] and "puzzles" in names and len(names) == 14
+    assert "puzzles     region puzzles" in listing.stdout
+    wrong = run("warm", "--only", "puzzle")
+    assert (wrong.returncode, wrong.stdout) == (2, "")
+    assert wrong.stderr.startswith(
+        "cpqueens warm: error: argument --only: invalid choice: 'puzzle' (choose from 'classes',"
+    )
+    assert wrong.stderr.count("\n") == 1
+
+
+def test_warm_prints_each_family_before_it_asks_its_question(monkeypatch, capsys):
+    from cpqueens.cli import main, tools
+
+    seen = []
+    monkeypatch.setattr(cpqueens, "_probe", lambda: seen.append(capsys.readouterr().out), False)
+    families = {
+        "one": ("the first family", "cpqueens._probe()"),
+        "two": ("the second family", "cpqueens._probe()"),
+        "three": ("the third family", "cpqueens._probe()"),
+    }
+    monkeypatch.setattr(tools, "WARM_UP", families)
+    assert main(["warm", "--only", "three", "one"]) == 0
+    # Each family's title is out before its question runs, its time when it is done.
+    assert seen[0] == "the third family           "
+    assert re.fullmatch(r" +\d+\.\d\d s\nthe first family           ", seen[1])
+    last = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r" +\d+\.\d\d s", last[0])
+    assert last[1].startswith("2 of 3 families compiled or loaded in ")
+
+
+@pytest.mark.slow  # loads numba in a fresh process
+def test_warm_only_the_named_family():
+    result = run("warm", "--only", "variants")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    assert re.fullmatch(r"toroidal boards +\d+\.\d\d s", lines[0])
+    assert lines[1].startswith("1 of 14 families compiled or loaded in ") and "cache: " in lines[1]
+
+
 HIDE_CONSTRAINT = (
     "import importlib.util as u; find = u.find_spec\n"
     "u.find_spec = lambda name, *a: None if name == 'constraint' else find(name, *a)"

@@ -235,3 +235,65 @@ def test_the_symmetry_kernels_count_on_the_cluster_and_resume_from_a_checkpoint(
     assert len(done) == data["subproblems"] == len(pieces(14, data["split_depth"]))
     # The same checkpoint answers the unique count too, counting nothing again.
     assert model.count(executor=executor, checkpoint=path, unique=True) == 45752
+
+
+#: The kernels a count of a board with a few holes runs: (module, kernel).
+HOLE_SUMS_KERNELS = (
+    ("cpqueens.kernels.classes", "_weighed_hits"),  # the free board less the holes, in pieces
+    ("cpqueens.kernels.placements", "count_placements_in"),  # the completions on 2+ holes
+)
+
+
+class TaskStarts(distributed.WorkerPlugin):
+    """Notes, as each task starts executing on a worker, which of those kernels are loaded.
+
+    A kernel is loaded when its module is imported and its dispatcher holds machine code
+    (a signature compiled, or read from numba's cache).
+    """
+
+    name = "cpqueens-test-task-starts"
+
+    def __init__(self):
+        self.seen = []
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish == "executing":
+            self.seen.append(
+                [
+                    module in sys.modules and bool(getattr(sys.modules[module], kernel).signatures)
+                    for module, kernel in HOLE_SUMS_KERNELS
+                ]
+            )
+
+
+@pytest.mark.slow
+def test_fresh_workers_load_the_kernels_before_their_first_task():
+    from cpqueens.execution.cluster import PLUGIN_NAME
+    from cpqueens.strategies.hole_sums import HoleSums
+
+    model = cpqueens.model(14, blocked=[(0, 1), (3, 5), (9, 2)])
+    expected = model.count(workers=1)
+    parts = HoleSums().plan(model.columns(), "bitmask", 2)[1]  # the split for 2 workers
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=":0",  # any free port
+        ) as fresh,
+        distributed.Client(fresh) as client,
+    ):
+        assert set(client.run(lambda: "numba" in sys.modules).values()) == {False}
+        client.register_plugin(TaskStarts())
+        assert model.count(executor=client.get_executor()) == expected
+
+        def report(dask_worker):
+            warm = dask_worker.plugins[PLUGIN_NAME]
+            return warm.done, warm.error, dask_worker.plugins[TaskStarts.name].seen
+
+        states = list(client.run(report).values())
+    assert [(done, error) for done, error, _ in states] == [(True, None)] * 2
+    starts = [loaded for _, _, seen in states for loaded in seen]
+    assert len(starts) == len(parts) > 2  # every task, each started with both kernels loaded
+    assert starts == [[True, True]] * len(parts)

@@ -132,3 +132,43 @@ def test_bad_progress():
     expected = r"^progress must be None, a bool or a callable\(done, total\), got 'yes'$"
     with pytest.raises(TypeError, match=expected):
         cpqueens.model(6).count("bitmask", progress="yes")
+
+
+# progress=True means a bar, always (issue 40): from the start, however short the count,
+# whatever stderr is, and for a count searched in one go (a region puzzle, a cell model).
+def test_progress_true_draws_a_bar_for_the_shortest_count(capsys):
+    assert cpqueens.model(8, [(0, 0)]).count("bitmask", workers=1, progress=True) == 88
+    total = total_for(cpqueens.model(8, [(0, 0)]), 1)
+    err = capsys.readouterr().err
+    assert "counting:   0%|" in err  # drawn at once
+    assert f"| {total}/{total} [" in err  # and its last state kept: stderr is no terminal
+    assert err.endswith("\n")
+
+
+def test_progress_true_on_a_terminal_draws_at_once_too(monkeypatch):
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cpqueens.model(8, [(0, 0)]).count("bitmask", workers=1, progress=True) == 88
+    assert "counting:" in terminal.getvalue()
+
+
+def test_counts_of_one_search_are_one_piece(capsys):
+    assert cpqueens.model(3, colours=5).count(progress=True) == 0  # more colours than columns
+    assert "| 1/1 [" in capsys.readouterr().err
+    assert cpqueens.cells(4).count(queens=4, progress=True) == 2  # the cell form (A000170)
+    assert "| 1/1 [" in capsys.readouterr().err
+    blocks = [[2 * (r // 2) + c // 4 for c in range(8)] for r in range(8)]  # 2x4 blocks
+    star = cpqueens.cells(8, attack="king", per_row=2, per_column=2, regions=blocks, per_region=2)
+    expected = star.count(progress=False)  # the bitmask engine's region search
+    assert star.count(progress=True) == expected
+    assert "| 1/1 [" in capsys.readouterr().err
+    seen = []
+    assert cpqueens.cells(4).count(queens=4, progress=lambda *p: seen.append(p)) == 2
+    assert seen == [(0, 1), (1, 1)]
+
+
+def test_the_cli_progress_flag_on_a_short_count(capsys):
+    assert cli.main(["count", "8", "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "92\n"
+    assert "counting:" in err and "subproblem" in err

@@ -81,9 +81,12 @@ class Capabilities:
       answer for it;
     - ``lex_leader_split``: a model with symmetries is split into lex-leader
       classes (weights |G|, -|G|/2, -|G|/4) rather than by the mirror row;
-    - ``short_below_free_rows``: a search with fewer free rows is over in well
-      under a second, so it runs in this process (longer ones run in worker
-      processes, which Ctrl-C and time limits stop at once);
+    - ``short_below_free_rows``: a search of the free board with fewer rows
+      is over in well under a second, so it runs in this process (longer
+      ones run in worker processes, which Ctrl-C and time limits stop at
+      once); the planner compares every count's estimated search tree
+      (``strategies/work.py``: holes, placed queens, colours, conditions)
+      with that free board's;
     - ``decides``: it has a compiled decision search (``decides``, ``first``,
       ``line_search``);
     - ``free_search``: it decides with its own unordered search (``exists``,
@@ -176,6 +179,13 @@ class Engine:
     def describe(self, problem: Problem) -> str | None:
         """What counts ``problem`` on this engine, in a few words (None: nothing to add)."""
         return None
+
+    def warm(self, problem: Problem) -> None:
+        """Load in this process what counting ``problem`` whole would use (compiled kernels).
+
+        The planner calls it where a count's parts run when the whole count pays
+        for it, so that parts too small to pay for a kernel alone take it too.
+        """
 
     # -- the cell form --------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
 
@@ -66,14 +66,21 @@ def _die_with_parent() -> None:
         libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
 
 
-def _init_worker(parent: int) -> None:
-    """Run in each worker before any task: ignore Ctrl-C, die with the driver."""
+def _init_worker(parent: int, prepare: Callable[[], None] | None = None) -> None:
+    """Run in each worker before any task: ignore Ctrl-C, die with the driver, then ``prepare()``.
+
+    ``prepare`` loads what the tasks take (a count's kernels); if it fails, the
+    worker carries on: the tasks load what they need themselves, and raise their own errors.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
     if os.getppid() != parent:  # the driver died before the kernel could be asked
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     atexit.register(_leave_now)
+    if prepare is not None:
+        with contextlib.suppress(Exception):
+            prepare()
 
 
 def stop(pool: Executor) -> None:
@@ -93,12 +100,15 @@ def stop(pool: Executor) -> None:
 
 
 @contextmanager
-def local_pool(workers: int) -> Iterator[Executor]:
-    """A pool of ``workers`` processes, stopped at once if the block raises."""
+def local_pool(workers: int, prepare: Callable[[], None] | None = None) -> Iterator[Executor]:
+    """A pool of ``workers`` processes, stopped at once if the block raises.
+
+    Each worker runs ``prepare()`` (picklable) as it starts, before its first task.
+    """
     from loky import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(
-        max_workers=workers, initializer=_init_worker, initargs=(os.getpid(),)
+        max_workers=workers, initializer=_init_worker, initargs=(os.getpid(), prepare)
     )
     try:
         yield pool

@@ -4,7 +4,8 @@
 
 - None (the default): a bar on stderr if stderr is a terminal, shown only once
   the count has run for ``BAR_DELAY`` seconds;
-- True: the same bar even if stderr is not a terminal; False: nothing;
+- True: a bar on stderr at once, however short the count, even if stderr is
+  not a terminal (where its last state stays, a line of the log); False: nothing;
 - a callable ``progress(done, total)``: called with the number of finished
   subproblems and their total, once at the start (``done`` counts the
   subproblems a checkpoint already holds) and after every batch that finishes.
@@ -17,16 +18,28 @@ import threading
 import time
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from cpqueens.vocabulary.checks import ProgressOption, check_progress
 
 ProgressCallback = Callable[[int, int], None]
+T = TypeVar("T")
 
 #: A count shorter than this many seconds shows no bar.
 BAR_DELAY = 1.0
 #: How often the bar is redrawn while no piece finishes (its clock and rate move on).
 REFRESH_SECONDS = 0.5
+
+
+def counted(progress: ProgressOption, work: Callable[[], T]) -> T:
+    """``work()`` reported as one piece: a count searched in one go (a region or cell search).
+
+    The bar (or the callback's (0, 1) then (1, 1)) is shown as for a count in parts.
+    """
+    with Progress(progress, 1) as reporter:
+        result = work()
+        reporter.advance(1)
+    return result
 
 
 def _stderr_is_terminal() -> bool:
@@ -43,6 +56,8 @@ class Progress:
         self.total = total
         self._callback: ProgressCallback | None = None
         self._bar: Any = None
+        self._stopped = threading.Event()
+        self._ticker: threading.Thread | None = None
         progress = check_progress(progress)
         if callable(progress) and not isinstance(progress, bool):
             self._callback = progress
@@ -50,21 +65,22 @@ class Progress:
         elif progress or (progress is None and _stderr_is_terminal()):
             from tqdm import tqdm
 
+            terminal = _stderr_is_terminal()
             self._bar = tqdm(
                 total=total,
                 initial=done,
                 desc="counting",
                 unit="subproblem",
                 file=sys.stderr,
-                delay=BAR_DELAY,
-                leave=False,
+                delay=0 if progress is True else BAR_DELAY,
+                leave=not terminal,  # a log keeps the bar's last state; a terminal, its lines
                 dynamic_ncols=True,
             )
-            self._stopped = threading.Event()
-            self._ticker = threading.Thread(
-                target=self._tick, name="cpqueens-progress", daemon=True
-            )
-            self._ticker.start()
+            if terminal:  # a log gets a line per piece done, not one per tick of the clock
+                self._ticker = threading.Thread(
+                    target=self._tick, name="cpqueens-progress", daemon=True
+                )
+                self._ticker.start()
 
     def _tick(self) -> None:
         """Redraw the bar from ``BAR_DELAY`` on, so a count whose pieces are long shows it too."""
@@ -86,7 +102,8 @@ class Progress:
         """Remove the bar, if one was drawn."""
         if self._bar is not None:
             self._stopped.set()
-            self._ticker.join()
+            if self._ticker is not None:
+                self._ticker.join()
             self._bar.close()
             self._bar = None
 

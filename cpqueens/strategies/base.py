@@ -27,9 +27,13 @@ class Strategy(Protocol):
 
     #: Its name, as ``Model.engine()``'s explanations and the tests say it.
     name: str
-    #: Whether its parts run the compiled kernels: they run for seconds from
-    #: ``class_count.PARALLEL_MIN_N`` on, whatever the free rows.
+    #: Whether its parts run the symmetry kernels: its work is then about a quarter of
+    #: the plain search's (``work.KERNEL_SHARE``), and the kernels are always loaded.
     kernels: bool
+    #: What its parts load when the count pays for it (``strategies/warm.py``):
+    #: "classes" (the symmetry kernels), "less-holes" (the hole sums' kernel),
+    #: "engine" (what the engine counts the whole model with: ``Engine.warm``).
+    loads: tuple[str, ...]
     #: Whether it counts the classes by size too (``unique`` from the same parts).
     counts_classes: bool
 

@@ -18,15 +18,14 @@ from typing import Any, NamedTuple
 from cpqueens.backends import capabilities
 from cpqueens.kernels import MAX_CLASS_N
 from cpqueens.strategies.base import SUBPROBLEMS_PER_WORKER
+from cpqueens.strategies.work import long_from, weighted_nodes
+from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.problem import Problem
 
 #: The largest board the 64-bit kernels can hold.
 MAX_N = MAX_CLASS_N
 #: Below this size the edge analysis does not apply (a 4 x 4 board has no middle).
 MIN_N = 5
-#: From this size on a pool of worker processes pays for its start-up (about half a second),
-#: and the kernels run for seconds: in worker processes, even for one worker.
-PARALLEL_MIN_N = 17
 #: Below this size pure Python has counted the board before numba has loaded (the choice
 #: never depends on what is loaded, so a count's split is reproducible).
 WORTH_N = 12
@@ -232,6 +231,27 @@ def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -
     return count(n, ("top", *piece[1:]), holes)
 
 
+def warm_classes() -> None:
+    """Load the symmetry kernels' search in this process (numba's disk cache): a small count.
+
+    The machine code is the same for every board size, so an 8-board loads it.
+    The turn search is left to its first piece: up to ``TURN_PYTHON_MAX_N`` it
+    runs in plain Python, and its kernel's load imports numba's array code.
+    """
+    from cpqueens.kernels import classes as kernels
+
+    full = (1 << 8) - 1
+    kernels.count_piece(8, ("top", 1, full, full))
+
+
+def warm_less_holes() -> None:
+    """Load the hole sums' kernel (the free board less the holes) in this process: a small count."""
+    from cpqueens.kernels import classes as kernels
+
+    full = (1 << 8) - 1
+    kernels.count_less_holes(8, ("top", 1, full, full), ((0, 1),))
+
+
 def symmetric_rows(n: int, blocked: Iterable[tuple[int, int]]) -> Rows | None:
     """Each row's allowed columns if all 8 board symmetries keep the holes ``blocked``, else None.
 
@@ -266,9 +286,10 @@ def classes(n: int, workers: int | None = 1, rows: Rows | None = None) -> tuple[
     """The solution classes of the n x n board by size: (of 2, of 4, of 8).
 
     The unique count is their sum; the total is ``2 * two + 4 * four + 8 * eight``.
-    ``workers`` processes share the pieces; None means every core from
-    ``PARALLEL_MIN_N`` on, else one. ``rows``: a board with holes all 8
-    symmetries keep (:func:`symmetric_rows`); None, the free board.
+    ``workers`` processes share the pieces; None means every core when the
+    kernels' search is long on the bitmask engine (its estimated work:
+    n >= 17), else one. ``rows``: a board with holes all 8 symmetries keep
+    (:func:`symmetric_rows`); None, the free board.
 
     >>> classes(8)
     (0, 1, 11)
@@ -277,7 +298,10 @@ def classes(n: int, workers: int | None = 1, rows: Rows | None = None) -> tuple[
     """
     check_size(n)
     if workers is None:
-        workers = (os.cpu_count() or 1) if n >= PARALLEL_MIN_N else 1
+        long = weighted_nodes(Problem(Board(n)), kernels=True) >= long_from(
+            capabilities("bitmask").short_below_free_rows
+        )
+        workers = (os.cpu_count() or 1) if long else 1
     todo = pieces(n, 1 if workers > 1 else 0)
     if workers == 1:
         results = [count_piece(n, piece, rows) for piece in todo]
@@ -336,6 +360,7 @@ class ClassKernels:
     name = "classes"
     kernels = True
     counts_classes = True
+    loads: tuple[str, ...] = ("classes",)
     count_part = staticmethod(count_piece)
 
     def fits(self, model: Problem, engine: str) -> bool:

@@ -135,6 +135,8 @@ class HoleSums:
     name = "hole sums"
     kernels = True  # as long as the free board's count: the kernels' pass dominates
     counts_classes = False
+    #: The kernels' pass over the free board, then the engine's completions on the holes.
+    loads: tuple[str, ...] = ("less-holes", "engine")
     count_part = staticmethod(count_part)
 
     def fits(self, model: Problem, engine: str) -> bool:

@@ -20,7 +20,13 @@
 - A search runs in this process when it is short, whatever the workers asked
   (a pool's start costs more than it saves), else in worker processes, even
   for one worker: a worker can be stopped at once on Ctrl-C or at a time
-  limit, where a compiled kernel running in this process could not.
+  limit, where a compiled kernel running in this process could not. Short
+  or long is read from an estimate of the work (``strategies/work.py``: the
+  search tree's nodes, from the free rows, holes, placed queens and colours,
+  weighed by conditions and by the symmetry kernels' share), as is whether
+  the engine's compiled kernels pay for their load in the processes that
+  count (:func:`kernels_pay`): then they are loaded there before the first
+  part, so that parts too small to pay for them alone take them too.
 """
 
 from __future__ import annotations
@@ -37,12 +43,12 @@ from cpqueens.backends.base import NO_REGION_SEARCH
 from cpqueens.errors import NotSupportedError
 from cpqueens.lowering.columns import column_form
 from cpqueens.lowering.kinds import accepted, lower
-from cpqueens.strategies import class_count
 from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.class_count import ClassKernels
 from cpqueens.strategies.hole_sums import HoleSums
 from cpqueens.strategies.symmetry import Subproblems
 from cpqueens.strategies.whole import Whole
+from cpqueens.strategies.work import KERNELS_PAY_NODES, long_from, weighted_nodes
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
@@ -166,11 +172,46 @@ def takes_placed_as_holes(model: Problem, backend: str) -> bool:
 
 
 def is_long(model: Problem, backend: str, kernels: bool) -> bool:
-    """Whether the search may run for more than about a second on one core."""
-    if kernels:
-        return model.n >= class_count.PARALLEL_MIN_N
-    free_rows = model.n - len(model.placed)
-    return free_rows >= capabilities(backend).short_below_free_rows
+    """Whether counting ``model`` may run for more than a second or two on one core.
+
+    Its estimated work (:func:`~cpqueens.strategies.work.weighted_nodes`: the
+    search tree's nodes, weighed by conditions, or the symmetry kernels'
+    share when ``kernels``) against twice the free board's of a row fewer than
+    the engine's ``Capabilities.short_below_free_rows``, the largest it calls
+    short (:func:`~cpqueens.strategies.work.long_from`).
+
+    >>> from cpqueens import model
+    >>> is_long(model(16).columns(), "bitmask", kernels=True)  # a quarter of a 16-board search
+    False
+    >>> is_long(model(17).columns(), "bitmask", kernels=True)
+    True
+    >>> m = model(16)
+    >>> is_long(m.where(m.q[0] < m.q[15]).columns(), "bitmask", kernels=False)
+    True
+    """
+    return weighted_nodes(model, kernels) >= long_from(capabilities(backend).short_below_free_rows)
+
+
+def kernels_pay(model: Problem, backend: str, kernels: bool) -> bool:
+    """Whether the processes that count ``model`` should load the engine's compiled kernels first.
+
+    On an engine that counts in the kernels: always for the symmetry kernels'
+    strategies (``kernels``), else when the whole count's estimated work
+    (:data:`~cpqueens.strategies.work.KERNELS_PAY_NODES`) outweighs loading
+    numba, however small each of its parts: a 12-board with a condition, split
+    in 60 parts of 10 rows, each over in plain Python before numba would load,
+    takes a second in all, against 0.05 s once the kernel is loaded.
+
+    >>> from cpqueens import model
+    >>> m, e = model(12), model(11)
+    >>> kernels_pay(m.where(m.q[0] < m.q[11]).columns(), "bitmask", kernels=False)
+    True
+    >>> kernels_pay(e.where(e.q[0] < e.q[10]).columns(), "bitmask", kernels=False)
+    False
+    """
+    if not capabilities(backend).kernels:
+        return False
+    return kernels or weighted_nodes(model, kernels) >= KERNELS_PAY_NODES
 
 
 def processes(model: Problem, backend: str, workers: int | None, kernels: bool) -> int:
@@ -178,10 +219,11 @@ def processes(model: Problem, backend: str, workers: int | None, kernels: bool) 
 
     A short search (:func:`is_long`) runs in this process whatever ``workers``
     asks: starting a pool costs more than sharing the work saves
-    (``benchmarks/RESULTS-workers.md``). A long one runs in ``workers``
-    processes (None: every core), even when one is asked for, so that Ctrl-C
-    and time limits stop it at once. At most ``MAX_WORKERS_PER_CORE`` per
-    core: the search is pure CPU, more processes only cost memory.
+    (``benchmarks/RESULTS-workers.md``, ``benchmarks/RESULTS-count-paths.md``).
+    A long one runs in ``workers`` processes (None: every core), even when one
+    is asked for, so that Ctrl-C and time limits stop it at once. At most
+    ``MAX_WORKERS_PER_CORE`` per core: the search is pure CPU, more processes
+    only cost memory.
     """
     if not is_long(model, backend, kernels):
         return 0

@@ -134,6 +134,7 @@ class Subproblems:
     name = "subproblems"
     kernels = False
     counts_classes = False
+    loads: tuple[str, ...] = ("engine",)
     count_part = staticmethod(count_subproblem)
 
     def fits(self, model: Problem, engine: str) -> bool:

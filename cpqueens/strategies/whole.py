@@ -25,6 +25,7 @@ class Whole:
     name = "one search"
     kernels = False
     counts_classes = False
+    loads: tuple[str, ...] = ("engine",)
     #: Its one part is not a split: ``paths`` says "by", not "each by".
     splits = False
     count_part = staticmethod(count_subproblem)

@@ -28,13 +28,14 @@ from cpqueens.errors import (
     IncompleteSearchError,
     WorkerLostError,
 )
-from cpqueens.execution.progress import Progress
+from cpqueens.execution.progress import Progress, counted
 from cpqueens.execution.runner import run, run_serially
 from cpqueens.strategies import burnside
 from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.declared import check_declared
 from cpqueens.strategies.planner import (
     AUTO,
+    kernels_pay,
     placed_as_holes,
     processes,
     resolve,
@@ -42,6 +43,7 @@ from cpqueens.strategies.planner import (
     takes_placed_as_holes,
 )
 from cpqueens.strategies.symmetry import group, leader
+from cpqueens.strategies.warm import Warm
 from cpqueens.vocabulary.checks import (
     ProgressOption,
     check_executor,
@@ -125,8 +127,8 @@ def count(
         raise ValueError(
             f"pass workers or executor, not both: got workers={workers!r} and {executor!r}"
         )
-    if no_room(model.n, model.colours):
-        return 0  # more colours than columns: no solution, known at once
+    if no_room(model.n, model.colours):  # more colours than columns: no solution, known at once
+        return counted(progress, lambda: 0)
     job = _Job(progress, limit, checkpoint)
     if takes_placed_as_holes(model, engine):
         model = placed_as_holes(model)  # the same solutions and symmetries: the kernels count it
@@ -180,11 +182,14 @@ def _count_parts(
     The split's depth is the strategy's choice for the workers at hand, or the
     one a resumed checkpoint recorded; ``way.count_part`` counts one part, in
     local worker processes when the planner says so (0: this process), else
-    on ``executor``.
+    on ``executor``. Where the whole count pays for the engine's compiled
+    kernels, each process that counts loads them before its first part.
     """
     local = processes(model, engine, workers, kernels=way.kernels)
     if executor is not None:
         local = 0
+    pays = kernels_pay(model, engine, kernels=way.kernels)
+    prepare = Warm.of(engine, model, way.loads) if pays else None
     journal = job.open_checkpoint(model, engine)
     with journal or nullcontext():  # the checkpoint's lock is held until the count ends
         if journal is not None and journal.split_depth is not None:
@@ -204,7 +209,13 @@ def _count_parts(
             done.update(results)
 
         job.execute(
-            way.count_part, tasks, record, processes=local, executor=executor, already=len(done)
+            way.count_part,
+            tasks,
+            record,
+            processes=local,
+            executor=executor,
+            already=len(done),
+            prepare=prepare,
         )
     return parts, [done[i] for i in range(len(parts))]
 
@@ -242,12 +253,15 @@ class _Job:
         processes: int,
         executor: Executor | None = None,
         already: int = 0,
+        prepare: Callable[[], None] | None = None,
     ) -> None:
         """Run ``fn(*args)`` for every task, recording results, reporting progress.
 
         ``processes`` 0 runs them here, else on a local pool of that many
         workers (at most one per task); ``executor`` runs them there instead.
         ``already`` subproblems were done before (a resumed checkpoint).
+        ``prepare()`` runs first in each process that runs tasks: here, in
+        each pool worker, on each worker of a Dask cluster (a worker plugin).
         """
         total = already + len(tasks)
         seen: set[int] = set()
@@ -262,7 +276,7 @@ class _Job:
             while True:
                 left = {key: args for key, args in tasks.items() if key not in seen}
                 try:
-                    self._run(fn, left, note, processes, executor)
+                    self._run(fn, left, note, processes, executor, prepare)
                     return
                 except KeyboardInterrupt as stop:
                     if isinstance(stop, CountInterrupted):
@@ -294,16 +308,26 @@ class _Job:
         note: Callable[[dict[int, Any]], None],
         processes: int,
         executor: Executor | None,
+        prepare: Callable[[], None] | None = None,
     ) -> None:
         """Run the tasks once: on ``executor``, here, or on a fresh local pool."""
+        if not tasks:
+            return
         if executor is not None:
+            client = getattr(executor, "_client", None)  # distributed.cfexecutor.ClientExecutor
+            if prepare is not None and cluster_threads(executor) is not None:
+                from cpqueens.execution.cluster import warm_cluster  # distributed, loaded here
+
+                warm_cluster(client, prepare, _left(self.deadline))
             run(executor, fn, tasks, note, self.deadline, _watch_cluster(executor))
-        elif processes == 0 or not tasks:
+        elif processes == 0:
+            if prepare is not None:
+                prepare()
             run_serially(fn, tasks, note, self.deadline)
         else:
             from cpqueens.execution.pool import local_pool  # loky, when a pool is wanted
 
-            with local_pool(min(processes, len(tasks))) as pool:
+            with local_pool(min(processes, len(tasks)), prepare) as pool:
                 run(pool, fn, tasks, note, self.deadline)
 
     def _lost(self, error: BaseException, finished: int, total: int) -> WorkerLostError:
@@ -327,6 +351,11 @@ class _Job:
         if self.journal is not None:
             text += f"; they are saved in {self.journal.path}: run again to resume"
         return text
+
+
+def _left(deadline: float | None) -> float | None:
+    """The seconds until ``deadline`` (None: no deadline), never negative."""
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 def _watch_cluster(executor: Executor) -> Callable[[], None] | None:

@@ -98,11 +98,16 @@ def count(
             time_limit=seconds,
         )
     _no_pool("count", workers=workers, executor=executor, checkpoint=checkpoint)
+    from cpqueens.execution.progress import counted  # one search: one piece on the bar
+
     if way.form == "regions":
-        return get(way.engine).region_count(way.problem, None, deadline)
+        return counted(progress, lambda: get(way.engine).region_count(way.problem, None, deadline))
     from cpqueens.tasks import optimise
 
-    return optimise.count(way.problem, way.engine, size, unique=unique, deadline=deadline)
+    return counted(
+        progress,
+        lambda: optimise.count(way.problem, way.engine, size, unique=unique, deadline=deadline),
+    )
 
 
 def solutions(

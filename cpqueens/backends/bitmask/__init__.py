@@ -96,6 +96,12 @@ class Bitmask(Engine):
 
         return columns.describe(problem)
 
+    def warm(self, problem: Problem) -> None:
+        """Load the compiled kernel that counts ``problem`` whole: its parts then take it too."""
+        from cpqueens.backends.bitmask import columns
+
+        columns.warm(problem)
+
     # -- the cell form
 
     def cell_refusal(

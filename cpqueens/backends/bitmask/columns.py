@@ -121,6 +121,33 @@ def describe(model: Problem) -> str:
     return "the Python DFS (a small board: over before numba loads)"
 
 
+def warm(model: Problem) -> None:
+    """Load the compiled kernel that would count ``model`` whole, from numba's disk cache.
+
+    Once a kernel's module is loaded, every search of this process takes it
+    (:func:`~cpqueens.backends.bitmask.plan.compiled_conditions`,
+    :func:`~cpqueens.backends.bitmask.plan.wants_native`), however few its
+    rows. A small count of the same kind loads its machine code now.
+    """
+    from cpqueens.backends.bitmask.conditions import fits
+    from cpqueens.vocabulary.board import Board
+    from cpqueens.vocabulary.problem import Problem
+
+    plan = compile_plan(model)
+    if plan.symmetric or plan.n > MAX_COLUMNS or regions_grid(plan) is not None:
+        return  # checked in Python, or the regions kernel (loaded by its first search)
+    if plan.checks and fits(plan):
+        from cpqueens.expressions import Comparison, Var
+        from cpqueens.kernels import conditions  # noqa: F401  # compiled_conditions holds now
+        from cpqueens.vocabulary.kinds import Where
+
+        count(Problem(Board(8), extra=(Where(Comparison("<", Var(0, 0), Var(0, 7))),)))
+    elif not plan.checks and all(offsets == QUEEN_LINES for offsets in plan.offsets):
+        from cpqueens.kernels import bits  # noqa: F401  # wants_native holds now
+
+        count(Problem(Board(8), placed=((0, 0),)))
+
+
 def _native_count(plan: Plan, earlier: tuple[tuple[int, ...], ...] = ()) -> int:
     """Count ``plan`` with the numba kernels; colours before the last two are enumerated."""
     import numpy as np

@@ -425,6 +425,17 @@ def _local(n: int, k: int, clock: Deadline | None, cutoff: float) -> tuple[int, 
     return None
 
 
+def warm_local() -> None:
+    """Compile (or load) the local search's kernels with a small search: 3 queens on 5 x 5.
+
+    The exhaustive search and the lattices compile with any small question;
+    the local search runs only on boards over ``QUICK_PROOF``, where the
+    lattices miss a size, so ``cpqueens warm`` asks for it by name.
+    """
+    if _local(5, 3, None, float("inf")) is None:  # pragma: no cover - the search is exhaustive
+        raise InvalidSolutionError("the local search found no 3 queens covering 5 x 5")
+
+
 def find(
     n: int,
     k: int,
