@@ -14,8 +14,9 @@ Math. Comp. 29, 1975): follow random paths down the rows of the
 row-by-row search, and average, over the paths, 1 + d1 + d1 d2 + ..., where
 d_k is the number of choices met at the k-th row. It is an unbiased estimate
 of the search tree's nodes, and reads what makes a search small or big: the
-free rows, the holes, the placed queens' lines, the colours (each colour's
-search runs once per placement of the colours before it). Conditions are
+free rows, the holes, the placed queens' lines, the colours (the last two
+counted as pairs, each colour before them once per placement of the
+colours before it). Conditions are
 not read (they prune, and cost more per node: :data:`CONDITION_COST`). The
 paths are drawn from a fixed seed, so that a model's estimate, and with it
 the split and where it runs, is the same on every call.
@@ -55,6 +56,12 @@ CONDITION_COST: Final = 1.25
 #: a count is over in plain Python before numba has loaded (n = 11 with a condition: 2.0e5;
 #: n = 12: 9.1e5; ``benchmarks/RESULTS-count-paths.md``).
 KERNELS_PAY_NODES: Final = 6e5
+#: The last two colours of a count are paired, not nested: the bitmask engine lists each
+#: one's placements and tests every pair for disjointness (``kernels/placements.py``), at
+#: about this many plain nodes a pair (2 colours, one pass of each colour's search and S^2
+#: pairs: n = 13 in 1.1 s, n = 14 in 12 s, n = 15 in 330 s on one core, where nesting
+#: would visit N S = 5.5e11 nodes at n = 13; ``benchmarks/RESULTS-count-paths.md``).
+PAIR_COST: Final = 0.03
 
 
 def nodes(model: Problem) -> float:
@@ -110,11 +117,13 @@ def _free(rows: int, diagonals: bool, colours: int) -> float:
 
 
 def _sample(n: int, rows: tuple[int, ...], diagonals: bool, colours: int) -> float:
-    """The mean over :data:`PROBES` random paths of their node estimates, colours nested.
+    """The mean over :data:`PROBES` random paths of their node estimates, colours paired.
 
-    Each colour's search runs once per placement of the colours before it, so
-    k colours make about N (1 + S + ... + S^(k-1)) nodes, N and S one colour's
-    nodes and solutions (the cells the earlier colours take are not read: an over-estimate).
+    The last two colours are counted as pairs, once per placement of the
+    colours before them, whose own searches nest: k >= 2 colours make about
+    N (1 + S + ... + S^(k-3)) + S^(k-2) (2 N + S^2 PAIR_COST) nodes, N and S
+    one colour's nodes and solutions (the cells the earlier colours take are
+    not read: an over-estimate).
     """
     draw = random.Random(n)  # a fixed seed: the same model, the same estimate
     total = solutions = 0.0
@@ -125,7 +134,11 @@ def _sample(n: int, rows: tuple[int, ...], diagonals: bool, colours: int) -> flo
         if total >= MOST_NODES:
             return MOST_NODES
     one, each = total / PROBES, solutions / PROBES
-    return min(MOST_NODES, one * sum(each**k for k in range(colours)))
+    if colours == 1:
+        return one
+    nested = one * sum(each**k for k in range(colours - 2))
+    paired = 2 * one + each**2 * PAIR_COST
+    return min(MOST_NODES, nested + each ** (colours - 2) * paired)
 
 
 def _probe(
