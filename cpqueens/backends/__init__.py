@@ -11,6 +11,7 @@ one. Nothing outside this module imports an engine by name.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -73,8 +74,13 @@ def preference() -> tuple[str, ...]:
     return tuple(_PREFERENCE)
 
 
+@functools.cache
 def _importable(module: str) -> bool:
-    """Whether ``module`` is on the path, without importing it."""
+    """Whether ``module`` is on the path, without importing it (looked up once a process).
+
+    Each verb asks the planner, which asks this of each engine it tries: a
+    look-up walks the path (a dozen ``stat`` calls), 0.3 ms a verb uncached.
+    """
     from importlib.util import find_spec  # loaded when an engine is first looked for
 
     return find_spec(module) is not None

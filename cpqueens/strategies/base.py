@@ -5,7 +5,7 @@ A strategy splits a model into independent parts, says how to count one part
 and puts the parts' counts together. Each part carries what a checkpoint
 records of it (``execution.checkpoint.Part``: a label and the counts it may
 have). The planner tries the strategies in one ordered list
-(``planner.STRATEGIES``) and takes the first that fits: a new way to count is
+(``planner.strategies()``) and takes the first that fits: a new way to count is
 one module with one such class, and one entry in that list.
 """
 

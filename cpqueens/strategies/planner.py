@@ -8,7 +8,7 @@
   ``backend="auto"`` (the default) is the first engine in the registry's
   preference (fastest first) that answers; a named engine answers as named
   or refuses with ``NotSupportedError`` naming one that can.
-- The ways to count are tried in one ordered list, :data:`STRATEGIES`; the
+- The ways to count are tried in one ordered list, :func:`strategies`; the
   first that fits counts: on an engine that counts in the kernels, a
   one-colour board free or with holes all 8 symmetries keep goes to the
   symmetry kernels (``class_count.ClassKernels``), one with a few other holes
@@ -32,10 +32,11 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from cpqueens.backends import BackendName as BackendName  # the documented name
 from cpqueens.backends import capabilities, check_name, choices, get, is_installed, preference
@@ -43,22 +44,31 @@ from cpqueens.backends.base import NO_REGION_SEARCH
 from cpqueens.errors import NotSupportedError
 from cpqueens.lowering.columns import column_form
 from cpqueens.lowering.kinds import accepted, lower
-from cpqueens.strategies.base import Strategy
-from cpqueens.strategies.class_count import ClassKernels
-from cpqueens.strategies.hole_sums import HoleSums
-from cpqueens.strategies.symmetry import Subproblems
-from cpqueens.strategies.whole import Whole
-from cpqueens.strategies.work import KERNELS_PAY_NODES, long_from, weighted_nodes
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.limits import no_room
 from cpqueens.vocabulary.problem import Problem
 from cpqueens.vocabulary.statement import Statement
 
+if TYPE_CHECKING:
+    from cpqueens.strategies.base import Strategy
+
 #: A backend name as users pass it: a solver, or "auto" for the fastest that fits.
 AUTO: Final = "auto"
 
-#: The ways to count, in the order the planner tries them; the last fits every model.
-STRATEGIES: tuple[Strategy, ...] = (ClassKernels(), HoleSums(), Whole(), Subproblems())
+
+@functools.cache
+def strategies() -> tuple[Strategy, ...]:
+    """The ways to count, in the order the planner tries them; the last fits every model.
+
+    Loaded with the first count (a puzzle's or an optimisation's verbs never need them).
+    """
+    from cpqueens.strategies.class_count import ClassKernels
+    from cpqueens.strategies.hole_sums import HoleSums
+    from cpqueens.strategies.symmetry import Subproblems
+    from cpqueens.strategies.whole import Whole
+
+    return (ClassKernels(), HoleSums(), Whole(), Subproblems())
+
 
 #: A local pool has at most this many worker processes per core.
 MAX_WORKERS_PER_CORE = 4
@@ -117,7 +127,7 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
 
 
 def strategy(model: Problem, engine: str) -> Strategy:
-    """The first way to count in :data:`STRATEGIES` that fits ``model`` on ``engine``.
+    """The first way to count in :func:`strategies` that fits ``model`` on ``engine``.
 
     >>> from cpqueens import model
     >>> holes = model(16, blocked=[(0, 1)]).columns()
@@ -126,7 +136,7 @@ def strategy(model: Problem, engine: str) -> Strategy:
     >>> strategy(model(16).columns(), "cpsat").name
     'subproblems'
     """
-    return next(way for way in STRATEGIES if way.fits(model, engine))
+    return next(way for way in strategies() if way.fits(model, engine))
 
 
 def placed_as_holes(model: Problem) -> Problem:
@@ -189,6 +199,8 @@ def is_long(model: Problem, backend: str, kernels: bool) -> bool:
     >>> is_long(m.where(m.q[0] < m.q[15]).columns(), "bitmask", kernels=False)
     True
     """
+    from cpqueens.strategies.work import long_from, weighted_nodes
+
     return weighted_nodes(model, kernels) >= long_from(capabilities(backend).short_below_free_rows)
 
 
@@ -211,6 +223,8 @@ def kernels_pay(model: Problem, backend: str, kernels: bool) -> bool:
     """
     if not capabilities(backend).kernels:
         return False
+    from cpqueens.strategies.work import KERNELS_PAY_NODES, weighted_nodes
+
     return kernels or weighted_nodes(model, kernels) >= KERNELS_PAY_NODES
 
 

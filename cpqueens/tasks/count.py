@@ -1,6 +1,6 @@
 """Counting a model exactly: in pieces, on this process, a local pool or any executor.
 
-The planner chooses the way to count (a strategy of ``planner.STRATEGIES``:
+The planner chooses the way to count (a strategy of ``planner.strategies()``:
 the symmetry kernels' pieces, the hole sums' parts, or weighted subproblems,
 symmetry-aware so that no solution is counted twice); this module runs its
 parts and puts their counts together.
