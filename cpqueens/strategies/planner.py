@@ -199,9 +199,14 @@ def is_long(model: Problem, backend: str, kernels: bool) -> bool:
     >>> is_long(m.where(m.q[0] < m.q[15]).columns(), "bitmask", kernels=False)
     True
     """
+    short_below = capabilities(backend).short_below_free_rows
+    if model.colours == 1 and model.n < short_below:
+        # At most the free board of short_below - 1 rows, weighed by 1.25 at most: short
+        # without an estimate (a small count then pays for no random paths).
+        return False
     from cpqueens.strategies.work import long_from, weighted_nodes
 
-    return weighted_nodes(model, kernels) >= long_from(capabilities(backend).short_below_free_rows)
+    return weighted_nodes(model, kernels) >= long_from(short_below)
 
 
 def kernels_pay(model: Problem, backend: str, kernels: bool) -> bool:
