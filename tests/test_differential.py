@@ -462,3 +462,36 @@ HUNT = int(os.environ.get("CPQUEENS_FUZZ_EXAMPLES", "0"))
 @given(statements())
 def test_every_verb_agrees_on_many_more_statements(recipe: Recipe) -> None:
     check(recipe)
+
+
+def test_a_condition_on_two_armies_is_not_kept_by_their_exchange() -> None:
+    # Found by a hunt of 600 statements: a condition reads x, the first army's cells, so
+    # exchanging the armies does not keep it; symmetries() named "swap" all the same.
+    spec = oracle.Spec(
+        rows=2,
+        cols=2,
+        blocked=frozenset(),
+        attack="rook",
+        toroidal=False,
+        knight=False,
+        touch=True,
+        colours=1,
+        armies=2,
+        independent=True,
+        dominating=False,
+        per_row=None,
+        per_column=None,
+        regions=None,
+        per_region=None,
+        placed=frozenset(),
+        conditions=[lambda v: v.x(0, 0) + v.x(0, 0) <= 1],
+    )
+    recipe = Recipe(
+        spec,
+        [
+            "m = cpqueens.model(2, per_row=None, per_column=None, attack='rook', armies=2)",
+            "m = m.where(m.x[0, 0] + m.x[0, 0] <= 1)",
+        ],
+    )
+    assert recipe.build().symmetries() == ("identity",)
+    check(recipe)

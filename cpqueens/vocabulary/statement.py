@@ -233,13 +233,15 @@ class Statement:
         keeps the quotas, maps the regions onto regions, each group's placed
         pieces onto themselves and every kind onto itself (``kept_by``); with
         two armies, each such symmetry followed by the exchange of the armies
-        too, if it maps the placed pieces of each army onto the other's. The
-        identity comes first.
+        too, if it maps the placed pieces of each army onto the other's and no
+        condition is stated (a condition reads ``x``, the first army's cells,
+        which the exchange turns into the second's). The identity comes first.
         """
         board = self.board
         kept = [name for name in board.symmetries if self._keeps(name)]
         found: list[tuple[str, bool]] = []
-        for swap in (False, True) if self.armies == 2 else (False,):
+        exchange = self.armies == 2 and not self.conditions()
+        for swap in (False, True) if exchange else (False,):
             for name in kept:
                 image = {
                     (*board.transform(name, (r, c)), (1 - g) if swap else g)
