@@ -2,8 +2,9 @@
 
 Prints, for n = 1..N (default 8; up to 11 in about the minutes the README
 gives), the domination number (OEIS A075458), the number of minimum
-dominating sets (A002564, counted for n <= 10 by the compiled domination search), the independent domination
-number (A075324) and the seconds each took, checked against OEIS.
+dominating sets (A002564, counted for n <= 10 by the compiled domination
+search), the independent domination number (A075324) and the seconds each
+took, checked against OEIS.
 """
 
 import sys
