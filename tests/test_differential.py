@@ -57,8 +57,8 @@ class Steps:
         return None
 
     def kept_by(self, n: int) -> tuple[str, ...]:
-        """Reversing the rows or the columns keeps the gaps between neighbouring rows."""
-        return ("identity", "rot180", "mirror", "flip")
+        """Reversing the rows or the columns keeps the gaps: the generators, not the half turn."""
+        return ("mirror", "flip")
 
     def decompose(self, n: int, colours: int) -> tuple[Where, ...]:
         """One condition per pair of neighbouring rows."""

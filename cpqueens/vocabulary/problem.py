@@ -23,7 +23,7 @@ from cpqueens.vocabulary.constraints import (
     Forbidden,
     Placed,
 )
-from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES
+from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES, closure
 from cpqueens.vocabulary.limits import check_queens
 from cpqueens.words import plural
 
@@ -118,7 +118,7 @@ class Problem:
         for constraint in self.constraints:
             if not isinstance(constraint, ConstraintKind):
                 return ("identity",)
-            kept &= set(constraint.kept_by(n))
+            kept &= set(closure(constraint.kept_by(n)))  # the group the names generate
         return tuple(name for name in BOARD_SYMMETRIES if name in kept)
 
     def __str__(self) -> str:

@@ -24,7 +24,7 @@ from functools import cached_property
 from cpqueens.errors import NotSupportedError
 from cpqueens.vocabulary.cells import SWAP_LINES, CellBoard, Piece, check_quotas
 from cpqueens.vocabulary.constraints import ConstraintKind, Where
-from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES
+from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES, closure
 from cpqueens.vocabulary.limits import check_n, check_queens
 
 #: How a symmetry that also exchanges the two armies is named: "swap" alone, or "rot90+swap".
@@ -264,7 +264,9 @@ class Statement:
                 return name == "identity"
             if not self.square:
                 return name == "identity"
-            if name not in kind.kept_by(self.board.rows):
+            # a kind kept by two symmetries is kept by their composition: an outside kind
+            # may name generators only ("rot180", "diagonal"), and classes need the group
+            if name not in closure(kind.kept_by(self.board.rows)):
                 return False
         return True
 
