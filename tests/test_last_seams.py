@@ -155,3 +155,77 @@ def test_a_false_claim_on_cells_raises_before_it_prunes():
     assert corners.symmetries() == ("identity", "rot90", "rot180", "rot270", "mirror", "flip",
                                     "diagonal", "antidiagonal")  # fmt: skip
     assert corners.count(queens=2, unique=True) == 3
+
+
+# -- the small ones ------------------------------------------------------------------------------
+
+
+def test_a_solution_too_large_to_draw_prints_a_short_summary():
+    found = cpqueens.model(10**6).find()
+    text = str(found)
+    assert text.splitlines()[0] == (
+        "a solution of 1,000,000 queens on a 1,000,000 x 1,000,000 board, too large to draw"
+    )
+    assert len(text) < 300
+    with pytest.raises(ValueError, match=r"too large to draw as 'board' \(at most 1,000 rows\)"):
+        found.draw("board")
+    assert found.draw("columns").split()[:3] == ["2", "4", "6"]  # 1-based, as the judges print
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A kind with no decompose: no engine can state it."""
+
+    def violation(self, by_colour, n: int) -> str | None:
+        """Never broken."""
+        return None
+
+    def kept_by(self, n: int) -> tuple[str, ...]:
+        """The identity only."""
+        return ("identity",)
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+def test_a_kind_no_engine_states_gets_one_refusal_from_every_engine(backend):
+    for m in (
+        cpqueens.model(6).with_constraints(Opaque()),
+        cpqueens.model(4, per_row=None, per_column=None).with_constraints(Opaque()),
+    ):
+        with pytest.raises(cpqueens.NotSupportedError) as refusal:
+            m.count(backend, queens=None if m.statement.column_shaped else 2)
+        message = str(refusal.value)
+        assert "\n" not in message and "Opaque" in message
+        assert "decompose(n, colours)" in message
+
+
+def test_an_every_size_count_that_may_run_long_says_so_and_shows_its_progress():
+    dominating = cpqueens.model(
+        6, per_row=None, per_column=None, dominating=True, independent=False
+    )
+    steps: list[tuple[int, int]] = []
+    with pytest.warns(cpqueens.LongCountWarning, match="pass queens=k to count one size"):
+        with pytest.raises(cpqueens.IncompleteSearchError):
+            dominating.count(progress=lambda done, total: steps.append((done, total)),
+                             time_limit=3)  # fmt: skip
+    assert steps[0] == (0, 37) and len(steps) >= 2  # the sizes 0..36, each a step
+    small = cpqueens.model(3, per_row=None, per_column=None, dominating=True, independent=False)
+    assert small.count() == 495  # 9 cells: no warning, counted at once
+
+
+def test_more_colours_than_columns_is_no_solution_on_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "cpqueens", "count", "8", "--colours", "100000"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert (run.returncode, run.stdout.strip()) == (0, "0")
+    refused = subprocess.run(
+        [sys.executable, "-m", "cpqueens", "count", "1000", "--colours", "200"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert refused.returncode != 0 and refused.stdout == ""
+    assert (
+        refused.stderr.count("\n") == 1 and "colours=200 on a 1,000x1,000 board" in refused.stderr
+    )
