@@ -20,6 +20,7 @@ other) prove each claimed symmetry or refuse it with a counterexample:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from cpqueens.expressions import (
@@ -37,7 +38,7 @@ from cpqueens.expressions import (
 )
 from cpqueens.lowering.kinds import lower
 from cpqueens.strategies.symmetry import group
-from cpqueens.vocabulary.constraints import BUILT_IN_KINDS, Where
+from cpqueens.vocabulary.constraints import BUILT_IN_KINDS, ConstraintKind, Where
 from cpqueens.vocabulary.geometry import AFFINE, closure, image
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def check_declared(model: Model, names: tuple[str, ...] | None = None) -> None:
     for in the solutions: the message names the symmetry, the claim and a
     solution that meets it while its image does not.
     """
-    claims = [kind for kind in model.extra if claimed(kind)]
+    claims: list[Any] = [kind for kind in model.extra if claimed(kind)]
     names = group(model) if names is None else names
     if not claims or len(names) == 1:
         return
@@ -134,18 +135,22 @@ def check_declared(model: Model, names: tuple[str, ...] | None = None) -> None:
             raise ValueError(_refusal(claims, name, model.n, *found))
 
 
-def _proved(claims: list[object], name: str, n: int, colours: int) -> bool:
+def _proved(claims: Sequence[object], name: str, n: int, colours: int) -> bool:
     """Whether the claims, read as conditions, imply their image under ``name`` (symbolically)."""
     conditions: list[CondNode] = []
     for kind in lower(claims, BUILT_IN_KINDS, n, colours):
         if isinstance(kind, Where):
             conditions.append(kind.condition)
-        elif not isinstance(kind, BUILT_IN_KINDS) or name not in closure(kind.kept_by(n)):
-            return False  # a part no condition states, or one its own symmetries leave out
+        elif not isinstance(kind, ConstraintKind) or not isinstance(kind, BUILT_IN_KINDS):
+            return False  # a part no condition states
+        elif name not in closure(kind.kept_by(n)):
+            return False  # a built-in part its own symmetries leave out
     return not conditions or proved(Logic("and", tuple(conditions)), name, n)
 
 
-def counterexample(model: Model, claims: list[object], name: str) -> tuple[Any, Any, Any] | None:
+def counterexample(
+    model: Model, claims: Sequence[object], name: str
+) -> tuple[Any, Any, Any] | None:
     """A solution whose image under ``name`` breaks a claim: (solution, image, claim), or None."""
     from cpqueens.backends import get
     from cpqueens.strategies.planner import resolve
@@ -158,7 +163,9 @@ def counterexample(model: Model, claims: list[object], name: str) -> tuple[Any, 
     return None
 
 
-def _refusal(claims: list[object], name: str, n: int, solution: Any, mapped: Any, kind: Any) -> str:
+def _refusal(
+    claims: Sequence[object], name: str, n: int, solution: Any, mapped: Any, kind: Any
+) -> str:
     """The message of a claim that ``name`` does not keep, with its counterexample."""
     if isinstance(kind, Where):
         declared = tuple(dict.fromkeys(k for w in claims if isinstance(w, Where) for k in w.keeps))
