@@ -104,7 +104,9 @@ def _path() -> list[str]:
     return [part for part in os.environ.get("PYTHONPATH", "").split(os.pathsep) if part]
 
 
-def test_an_engine_declared_by_entry_point_is_found_by_name_in_every_form(toy_distribution, tmp_path):
+def test_an_engine_declared_by_entry_point_is_found_by_name_in_every_form(
+    toy_distribution, tmp_path
+):
     done = run(
         """
         import sys
@@ -125,7 +127,9 @@ def test_an_engine_declared_by_entry_point_is_found_by_name_in_every_form(toy_di
     assert done.stdout.split("\n")[0] == "['toy', 'toy-instance', 'toy-module']"
 
 
-def test_auto_reaches_an_entry_point_engine_when_no_built_in_one_answers(toy_distribution, tmp_path):
+def test_auto_reaches_an_entry_point_engine_when_no_built_in_one_answers(
+    toy_distribution, tmp_path
+):
     done = run(
         """
         import cpqueens
@@ -152,14 +156,17 @@ def test_the_command_line_lists_and_uses_an_entry_point_engine(toy_distribution,
     assert listed.returncode == 0, listed.stderr
     assert any(line.startswith("toy-module") for line in listed.stdout.splitlines())
     counted = run(
-        "import sys; from cpqueens.cli import main; sys.exit(main(['count', '6', '--backend', 'toy']))",
+        "import sys; from cpqueens.cli import main; "
+        "sys.exit(main(['count', '6', '--backend', 'toy']))",
         toy_distribution,
         tmp_path,
     )
     assert (counted.returncode, counted.stdout.strip()) == (0, "4"), counted.stderr
 
 
-def test_an_unknown_engine_lists_the_entry_point_engines_among_the_choices(toy_distribution, tmp_path):
+def test_an_unknown_engine_lists_the_entry_point_engines_among_the_choices(
+    toy_distribution, tmp_path
+):
     done = run(
         """
         import cpqueens

@@ -119,7 +119,7 @@ def discover() -> tuple[str, ...]:
 
 
 def known(every: bool = False) -> tuple[str, ...]:
-    """The backend names, installed or not; ``every`` reads the entry points first (:func:`discover`)."""
+    """The backend names, installed or not; ``every`` reads the entry points first."""
     if every:
         discover()
     return tuple(_BACKENDS)
@@ -197,7 +197,7 @@ def get(name: str) -> Engine:
 
 @functools.cache
 def _loaded(name: str, point: EntryPoint) -> Engine:
-    """The engine an entry point names: an ``Engine`` subclass, an instance, or a module's ENGINE."""
+    """The engine an entry point names: an ``Engine`` subclass, an instance, a module's ENGINE."""
     from cpqueens.backends.base import Engine
 
     found = point.load()
@@ -262,7 +262,7 @@ def check_name(name: object, allowed: tuple[str, ...] | None = None) -> str:
 
 
 class _CallableModule(types.ModuleType):
-    """This module, callable as :func:`backends`: ``cpqueens.backends()`` lists the engines.
+    """The registry's module, callable as :func:`backends`: ``cpqueens.backends()`` lists them.
 
     ``cpqueens.backends`` is then this package (``import cpqueens.backends.base``
     works) and the function users call, at once.

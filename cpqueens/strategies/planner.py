@@ -80,8 +80,10 @@ MAX_WORKERS_PER_CORE = 4
 
 
 def installed_engines() -> Iterator[str]:
-    """The installed engines, fastest first, lazily: the built-in and registered ones, then those
-    other distributions declare by entry point (read only if it comes to them).
+    """The installed engines, fastest first, lazily, those declared by entry point last.
+
+    The built-in and registered engines come first; the entry points of other
+    distributions are read only if it comes to them.
     """
     seen = preference()
     yield from (name for name in seen if is_installed(name))

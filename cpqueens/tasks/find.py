@@ -25,7 +25,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from cpqueens.backends import check_backend as engine_name
 from cpqueens.backends import (
     backends,
     capabilities,
@@ -34,6 +33,7 @@ from cpqueens.backends import (
     known,
     preference,
 )
+from cpqueens.backends import check_backend as engine_name
 from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
