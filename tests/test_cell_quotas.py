@@ -138,7 +138,7 @@ def test_eight_queens_as_one_per_row():
     assert model.count(queens=8) == 92
     assert model.count() == 92  # the quotas fix the size
     assert model.count(queens=8, backend=PC) == 92  # asked by name: any size
-    assert model.cross_check(8) == 92  # one queen per row: every engine states it by rows
+    assert model.cross_check(queens=8) == 92  # one queen per row: every engine states it by rows
     # the same 92 as the one-queen-per-row model, solution by solution
     mine = {tuple(c for _, c, _ in s) for s in model.solutions()}
     assert mine == {s.columns for s in cpqueens.model(8).solutions()}

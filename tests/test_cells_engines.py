@@ -73,7 +73,7 @@ def test_python_constraint_counts_as_the_oracle_cpsat_and_the_compiled_counter(
     assert model.count(queens=size, backend="cpsat") == expected
     if what != "peaceable":
         assert model.count(queens=size, backend="bitmask") == expected
-    assert model.cross_check(size) == expected
+    assert model.cross_check(queens=size) == expected
     found = list(model.solutions(queens=size, backend=PC))
     assert len(found) == len(set(found)) == expected
     assert all(model.lowered().check(pieces) is None for pieces in found)
@@ -234,7 +234,7 @@ def test_the_backend_choice_names_what_cannot_count():
     with pytest.raises(ValueError, match="unknown backend 'gecode'"):
         model.count(queens=2, backend="gecode")  # type: ignore[arg-type]
     with pytest.raises(NotSupportedError, match="two engines"):
-        model.cross_check(2, unique=True)  # classes: CP-SAT's alone
+        model.cross_check(queens=2, unique=True)  # classes: CP-SAT's alone
     with pytest.raises(NotSupportedError, match="'bitmask' cannot list the solutions of"):
         model.solutions(queens=2, backend="bitmask")
     assert model.maximize(backend="bitmask").value == 2  # peaceable armies: the line labels
@@ -265,7 +265,7 @@ def wrong_engine():
 def test_cross_check_raises_naming_the_engines_that_disagree(wrong_engine):
     model = cpqueens.cells(5)
     with pytest.raises(CrossCheckError) as caught:
-        model.cross_check(5)
+        model.cross_check(queens=5)
     message = str(caught.value)
     for words in ("bitmask=10", "cpsat=10", "python-constraint=10", "off-by-one=11"):
         assert words in message

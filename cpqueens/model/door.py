@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numbers
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.vocabulary.board import Board, check_cells
@@ -22,33 +23,24 @@ from cpqueens.vocabulary.statement import Statement
 if TYPE_CHECKING:
     from typing_extensions import TypeIs  # annotations only: never imported at run time
 
-    from cpqueens.vocabulary.cells import Attack
     from cpqueens.vocabulary.regions import RegionPuzzle
 
 ATTACKS = ("queen", "rook", "king", "bishop")
 
 
-def statement(
-    n: int | Board | RegionPuzzle,
-    blocked: Iterable[Cell] = (),
-    *,
-    colours: int | None = None,
-    placed: Iterable[Cell | tuple[int, int, int]] = (),
-    toroidal: bool = False,
-    knight: bool = False,
-    diagonals: bool = True,
-    regions: Sequence[Sequence[int]] | None = None,
-    no_touch: bool = False,
-    per_row: int | None = 1,
-    per_column: int | None = 1,
-    per_region: int | None = None,
-    attack: Attack = "queen",
-    armies: int = 1,
-    independent: bool = True,
-    dominating: bool = False,
-    columns: int | None = None,
-) -> Statement:
-    """The statement ``cpqueens.model``'s keywords make (see its docstring)."""
+def statement(arguments: Mapping[str, Any]) -> Statement:
+    """The statement ``cpqueens.model``'s arguments make (see its docstring).
+
+    ``arguments`` maps each parameter of :func:`cpqueens.model` to its value
+    (its ``locals()``): the keywords, their types and defaults are stated
+    once, in that signature, and read here by name.
+    """
+    a = SimpleNamespace(**arguments)
+    n, blocked, colours, placed = a.n, a.blocked, a.colours, a.placed
+    toroidal, knight, diagonals, no_touch = a.toroidal, a.knight, a.diagonals, a.no_touch
+    regions, per_region, attack, armies = a.regions, a.per_region, a.attack, a.armies
+    per_row, per_column, columns = a.per_row, a.per_column, a.columns
+    independent, dominating = a.independent, a.dominating
     if attack not in ATTACKS:
         raise ValueError(f"attack must be one of 'queen', 'rook', 'king', 'bishop', got {attack!r}")
     for flag, name in (

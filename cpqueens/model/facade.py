@@ -367,13 +367,25 @@ class Model:
         return verbs.find(self.statement, backend, queens=queens, time_limit=time_limit)
 
     def cross_check(
-        self, queens: int | None = None, *, unique: bool = False, time_limit: float | None = None
+        self,
+        backends: Iterable[BackendName] | None = None,
+        *,
+        queens: int | None = None,
+        unique: bool = False,
+        time_limit: float | None = None,
     ) -> int:
-        """Count with every engine that answers; return the count, or raise if any two disagree."""
+        """Count with each of ``backends`` (None: every engine that answers); the count.
+
+        Raises ``CrossCheckError`` if any two disagree. Like every verb it takes
+        the engines first, then keywords (``queens`` pieces per group).
+
+        >>> model(6).cross_check(), model(6).cross_check(("bitmask", "cpsat"))
+        (4, 4)
+        """
         from cpqueens.tasks import verbs
 
         return verbs.cross_check(
-            self.statement, queens=queens, unique=unique, time_limit=time_limit
+            self.statement, backends, queens=queens, unique=unique, time_limit=time_limit
         )
 
     def maximize(self, backend: BackendName = DEFAULT_BACKEND, **options: Any) -> Optimum:
@@ -560,26 +572,7 @@ def model(
     >>> model(3, columns=5, per_row=None, per_column=None, blocked=[(1, 2)]).maximize().value
     3
     """
+    arguments = dict(locals())  # every parameter by name: the keywords are stated once, above
     from cpqueens.model.door import statement as read_statement
 
-    return Model(
-        read_statement(
-            n,
-            blocked,
-            colours=colours,
-            placed=placed,
-            toroidal=toroidal,
-            knight=knight,
-            diagonals=diagonals,
-            regions=regions,
-            no_touch=no_touch,
-            per_row=per_row,
-            per_column=per_column,
-            per_region=per_region,
-            attack=attack,
-            armies=armies,
-            independent=independent,
-            dominating=dominating,
-            columns=columns,
-        )
-    )
+    return Model(read_statement(arguments))

@@ -34,11 +34,9 @@ from cpqueens.strategies import burnside
 from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.declared import check_declared
 from cpqueens.strategies.planner import (
-    AUTO,
     kernels_pay,
     placed_as_holes,
     processes,
-    resolve,
     strategy,
     takes_placed_as_holes,
 )
@@ -97,7 +95,7 @@ def executor_workers(executor: Executor) -> int:
 
 def count(
     model: Problem,
-    backend: str = AUTO,
+    engine: str,
     *,
     unique: bool = False,
     workers: int | None = None,
@@ -106,14 +104,14 @@ def count(
     checkpoint: str | os.PathLike[str] | None = None,
     time_limit: float | None = None,
 ) -> int:
-    """The exact number of solutions of ``model`` (with ``unique``, of classes), by ``backend``.
+    """The exact number of solutions of ``model`` (with ``unique``, of classes), by ``engine``.
 
+    ``engine`` is the one the planner's ``route`` chose for the column form.
     See ``Model.count`` for the options. Ctrl-C cancels the pending work, stops
     the local pool's workers and raises ``CountInterrupted``, with every
     finished subproblem saved in the checkpoint if there is one; a time limit
     does the same and raises ``IncompleteSearchError``.
     """
-    engine = resolve(model, backend)
     unique = check_flag(unique, "unique")
     workers = check_workers(workers)
     executor = check_executor(executor)

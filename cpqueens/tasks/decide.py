@@ -49,7 +49,7 @@ def exists(model: Problem, engine: str, deadline: Deadline | None, backend: str 
     if declared.decides and found.decides(model):
         return found.first(model, deadline, lexicographic=False) is not None
     if backend == AUTO and model.n > MAX_COLUMNS:  # beyond the kernels: the portfolio
-        return find.find(model, AUTO, seconds_left(deadline)) is not None
+        return find.find(model, AUTO, engine, seconds_left(deadline)) is not None
     if declared.free_search:
         return bool(found.exists(model, deadline))
     return _first_enumerated(model, engine, deadline) is not None

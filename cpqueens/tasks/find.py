@@ -37,7 +37,7 @@ from cpqueens.backends import check_backend as engine_name
 from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
-from cpqueens.strategies.planner import check_width, resolve
+from cpqueens.strategies.planner import check_width
 from cpqueens.vocabulary import verify
 from cpqueens.vocabulary.constraints import (
     AllDifferent,
@@ -121,8 +121,14 @@ def _free_searchers(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name for name in names if name in installed and capabilities(name).free_search)
 
 
-def find(model: Problem, backend: str = "auto", time_limit: float | None = None) -> Solution | None:
-    """Any one solution of ``model``, checked, or None if it provably has none."""
+def find(
+    model: Problem, backend: str, engine: str, time_limit: float | None = None
+) -> Solution | None:
+    """Any one solution of ``model``, checked, or None if it provably has none.
+
+    ``backend`` "auto" races the portfolio, a named one searches alone;
+    ``engine`` is the one the planner's ``route`` chose for the column form.
+    """
     from cpqueens.tasks.count import check_time_limit
 
     backend = check_backend(backend)
@@ -132,7 +138,7 @@ def find(model: Problem, backend: str = "auto", time_limit: float | None = None)
     if no_room(model.n, model.colours):
         return None  # more colours than columns: no solution, known at once
     deadline = None if limit is None else time.monotonic() + limit
-    found = _search(model, backend, limit, deadline)
+    found = _search(model, backend, engine, limit, deadline)
     if found is None:
         return None
     verify.check(model, found)
@@ -144,7 +150,7 @@ _GOING_ON = object()
 
 
 def _search(
-    model: Problem, backend: str, limit: float | None, deadline: float | None
+    model: Problem, backend: str, engine: str, limit: float | None, deadline: float | None
 ) -> Columns | None:
     """The portfolio: a contradiction or a construction at once, else the race."""
     # the construction and the local searches place queens: rooks go to the solver
@@ -159,7 +165,7 @@ def _search(
         # rooks and region puzzles too: the engine's own search is as complete and instant
         rules = not model.diagonals or any(isinstance(c, (Regions, NoTouch)) for c in model.extra)
         if (local or rules) and model.n * model.colours <= SMALL_QUEENS:
-            return _small(model, limit)
+            return _small(model, engine, limit)
     race = _Race(model, backend, limit, deadline)
     if backend == "auto" and local:
         race.add_local_searches(fixed)
@@ -298,11 +304,11 @@ class _Race:
                 return _GOING_ON
 
 
-def _small(model: Problem, limit: float | None) -> Columns | None:
+def _small(model: Problem, name: str, limit: float | None) -> Columns | None:
     """exists()'s answer on a small board: the chosen engine's own search, complete and instant."""
-    engine = get(resolve(model, "auto"))
+    engine = get(name)
     deadline = None if limit is None else Deadline(limit)
-    if capabilities(resolve(model, "auto")).decides and engine.decides(model):
+    if engine.CAPABILITIES.decides and engine.decides(model):
         return engine.first(model, deadline, False)
     found = engine.solutions(model, deadline)
     try:

@@ -140,7 +140,7 @@ def solutions(
 def optimise(
     problem: CellProblem,
     sense: Literal["maximize", "minimize"],
-    engine: str = "cpsat",
+    engine: str,
     *,
     time_limit: float | None = None,
     workers: int = 2,

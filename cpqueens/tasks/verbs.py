@@ -13,7 +13,7 @@ for statements of one piece per row and column, ``Placement`` otherwise.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Executor
 from itertools import islice
 from typing import Any
@@ -82,8 +82,25 @@ def count(
     size = size_of(statement, queens)
     unique = _flag(unique, "unique")
     seconds = check_time_limit(time_limit)
-    deadline = clock.start(seconds)
     way = route(statement, "count", backend, size=size, unique=unique)
+    return _count_way(
+        statement, way, size, unique, workers, executor, progress, checkpoint, seconds
+    )
+
+
+def _count_way(
+    statement: Statement,
+    way: Route,
+    size: int | None,
+    unique: bool,
+    workers: int | None,
+    executor: Executor | None,
+    progress: bool | Callable[[int, int], None] | None,
+    checkpoint: str | os.PathLike[str] | None,
+    seconds: float | None,
+) -> int:
+    """The count of ``way``'s form: the column form's strategies, or one search of the others."""
+    deadline = clock.start(seconds)
     if way.form == "columns":
         from cpqueens.tasks import count as count_task
 
@@ -305,7 +322,7 @@ def find(
     if backend == AUTO or engine.CAPABILITIES.free_search:
         from cpqueens.tasks import find as find_task
 
-        return find_task.find(way.problem, backend, seconds)
+        return find_task.find(way.problem, backend, way.engine, seconds)
     from cpqueens.tasks import decide
 
     found = decide.first(way.problem, way.engine, deadline, lexicographic=False)
@@ -314,31 +331,40 @@ def find(
 
 def cross_check(
     statement: Statement,
+    backends: Iterable[str] | None = None,
     *,
     queens: int | None = None,
     unique: bool = False,
     time_limit: float | None = None,
 ) -> int:
-    """Count with every installed engine that answers; the count, or ``CrossCheckError``.
+    """Count with each of ``backends`` (None: every installed engine that answers); the count.
 
     A statement of one piece per row and column is counted by every engine;
     any other by every engine that states its form and answers it quickly
     (at least two, else ``NotSupportedError`` naming those left out and why).
+    Each engine's route is planned once; two counts that differ raise
+    ``CrossCheckError``.
     """
     size = size_of(statement, queens)
+    unique = _flag(unique, "unique")
+    seconds = check_time_limit(time_limit)
+    named = backends is not None
+    names = _engine_names(backends) if named else installed_backends()
     counts: dict[str, int] = {}
     left_out: list[str] = []
-    for name in installed_backends():
+    for name in names:
         try:
             way = route(statement, "count", name, size=size, unique=unique)
         except NotSupportedError as refusal:
+            if named:
+                raise
             left_out.append(f"{name}: {refusal}")
             continue
-        why = get(name).quick(way.problem) if way.form == "cells" else None
+        why = get(name).quick(way.problem) if way.form == "cells" and not named else None
         if why is not None:
             left_out.append(f"{name}: {why}")
             continue
-        counts[name] = count(statement, name, queens=size, unique=unique, time_limit=time_limit)
+        counts[name] = _count_way(statement, way, size, unique, None, None, None, None, seconds)
     if len(counts) < 2:
         detail = f" ({'; '.join(left_out)})" if left_out else ""
         raise NotSupportedError(
@@ -349,6 +375,17 @@ def cross_check(
         found = ", ".join(f"{name}={value}" for name, value in counts.items())
         raise CrossCheckError(f"backends disagree on the count: {found}")
     return next(iter(counts.values()))
+
+
+def _engine_names(backends: object) -> tuple[str, ...]:
+    """``backends`` checked: engine names (not "auto": a cross-check names the engines)."""
+    from cpqueens.backends import check_name
+
+    if isinstance(backends, str) or not isinstance(backends, Iterable):
+        raise TypeError(
+            f"backends must be engine names such as ('bitmask', 'cpsat'), got {backends!r}"
+        )
+    return tuple(dict.fromkeys(check_name(name) for name in backends))
 
 
 def optimise(statement: Statement, sense: str, backend: str = AUTO, **options: Any) -> Any:

@@ -1,0 +1,88 @@
+"""One planner, one door (issue 48 item 3): read off the code and off the calls a user makes."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import cpqueens
+from cpqueens.strategies import planner
+from cpqueens.tasks import verbs
+
+PACKAGE = Path(cpqueens.__file__).parent
+ENGINE_NAMES = {"bitmask", "cpsat", "python-constraint"}
+
+
+def _code_strings(path: Path) -> list[tuple[int, str]]:
+    """The string constants of a module that are not docstrings: (line, value)."""
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]  # fmt: skip
+
+
+def test_no_task_resolves_an_engine_again_nor_picks_one_by_name():
+    resolving, naming = [], []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.startswith(("strategies/", "backends/", "cli/", "kernels/")):
+            continue  # the planner, the engines themselves, the CLI's help text
+        source = path.read_text()
+        if "resolve(" in source:
+            resolving.append(relative)
+        naming += [f"{relative}:{line} {value!r}" for line, value in _code_strings(path)
+                   if value in ENGINE_NAMES]  # fmt: skip
+    assert resolving == []
+    assert naming == []
+
+
+def test_cross_check_routes_once_per_engine(monkeypatch):
+    routes: list[str] = []
+    plain = planner.route
+
+    def counted_route(*args, **kwargs):
+        routes.append(args[2] if len(args) > 2 else kwargs.get("backend", "auto"))
+        return plain(*args, **kwargs)
+
+    monkeypatch.setattr(verbs, "route", counted_route)
+    assert cpqueens.model(6).cross_check() == 4
+    assert sorted(routes) == sorted(cpqueens.backends())
+    routes.clear()
+    assert cpqueens.model(6).cross_check(("bitmask", "cpsat")) == 4
+    assert routes == ["bitmask", "cpsat"]
+
+
+def test_cross_check_takes_the_same_first_parameter_on_a_model_and_a_puzzle():
+    model_first = list(inspect.signature(cpqueens.Model.cross_check).parameters)[1]
+    puzzle_first = list(inspect.signature(cpqueens.Puzzle.cross_check).parameters)[1]
+    assert model_first == puzzle_first == "backends"
+    puzzle = cpqueens.Puzzle.parse("AAACC\nBAACC\nAACCC\nADCCE\nDDDDE")
+    assert puzzle.cross_check(("bitmask", "cpsat")) == 1
+    assert cpqueens.model(puzzle).cross_check(("bitmask", "cpsat")) == 1
+
+
+def test_the_door_states_its_keywords_once():
+    # model()'s signature is the one statement of its keywords; the door reads them by name
+    keywords = list(inspect.signature(cpqueens.model).parameters)
+    assert len(keywords) == 17 and keywords[:2] == ["n", "blocked"]
+    door = (PACKAGE / "model" / "door.py").read_text()
+    for name in keywords:
+        assert f"a.{name}" in door, name  # read from model()'s arguments
+    for module in ("door", "facade"):  # cells() is a shortcut of its own, other defaults
+        tree = ast.parse((PACKAGE / "model" / f"{module}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name != "model":
+                named = {a.arg for a in (*node.args.args, *node.args.kwonlyargs)}
+                assert len(named & set(keywords)) < 12, f"{module}.{node.name}"
