@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.clock import Deadline, seconds_left
@@ -144,7 +144,9 @@ class Runner:
                     if isinstance(error, CountInterrupted):
                         raise
                     saved = None if journal is None else str(journal.path)
-                    raise CountInterrupted(len(done), len(parts), saved) from error
+                    # Ctrl-C may land after a save's rename, before ``done`` took note of it
+                    finished = len(done) if journal is None else journal.saved()
+                    raise CountInterrupted(finished, len(parts), saved) from error
                 except (BrokenExecutor, CancelledError, OSError) as error:
                     if self.executor is None and not isinstance(error, BrokenExecutor):
                         raise
@@ -154,6 +156,10 @@ class Runner:
                         raise
                     raise _lost(error, len(done), len(parts), journal) from error
         return parts, done
+
+    def unsaved(self) -> Runner:
+        """The same runner without its checkpoint: for searches not worth resuming (quick steps)."""
+        return replace(self, checkpoint=None)
 
     def _run(
         self,
