@@ -1,7 +1,8 @@
 """An engine's exhaustive search in parts: here, on the local pool or any executor, resumable.
 
 An engine whose proof is long (the queens' domination search of
-:mod:`cpqueens.backends.bitmask.domination`) splits it into parts and hands
+:mod:`cpqueens.backends.bitmask.domination`, the peaceable armies of
+:mod:`cpqueens.backends.bitmask.pairs`) splits it into parts and hands
 them to a :class:`Runner`, which this task layer builds from the verb's
 options: ``workers`` (local processes, :func:`cpqueens.execution.pool.local_pool`),
 ``executor`` (any ``concurrent.futures.Executor``: a Dask cluster's
@@ -245,6 +246,7 @@ def engine_options(
         if value is not None:
             raise NotSupportedError(
                 f"{name} is for a search that runs in parts (queens dominating a free square "
-                f"board, by the bitmask engine); this optimisation is one search, got {value!r}"
+                "board, or two peaceable armies of queens on one, by the bitmask engine); this "
+                f"optimisation is one search, got {value!r}"
             )
     return {}

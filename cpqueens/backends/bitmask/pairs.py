@@ -400,9 +400,9 @@ def optimise(
 
     def better(code: int) -> None:
         nonlocal best, white, black
-        value, white, black = witness(code, n)
+        value, found_white, found_black = witness(code, n)
         if value > best:
-            best = value
+            best, white, black = value, found_white, found_black
             if progress is not None:
                 progress(best, bound, time.perf_counter() - start)
 
