@@ -57,8 +57,11 @@ ANNEAL_FROM = 12
 #: whose steps of the ladder are (n = 15: 1-30 s each; below, the pool's start costs more).
 POOL_FROM = 13
 LADDER_POOL_FROM = 15
-#: Parts per split depth (at most one per row set): depth 1 for the local pool, 2 for a cluster.
+#: Parts per split depth (at most one per row set): depth 1 for the local pool, 2 for a
+#: cluster; four times as many for each n above ``PARTS_UP_TO`` (each n costs some 5 times
+#: the last): n = 16 takes some 250 CPU seconds, 1 s a part.
 PARTS = {1: 256, 2: 1024}
+PARTS_UP_TO = 16
 #: Nodes per kernel call: some 0.05-0.2 s, so a time limit and Ctrl-C hold within that.
 CHUNK = 1 << 18
 #: The annealing's share of a time limit, at most; it stops sooner, after ``ANNEAL_STALE``
@@ -230,8 +233,9 @@ class Part:
 
 
 def plan(n: int, floor: int, depth: int = 1, symmetry: bool = True) -> list[Part]:
-    """The parts of the search for armies larger than ``floor``: ``PARTS[depth]`` at most."""
-    of = min(len(tables(n, symmetry)[0]), PARTS.get(depth, PARTS[max(PARTS)]))
+    """The parts of the search for armies larger than ``floor`` (see ``PARTS``)."""
+    wanted = PARTS.get(depth, PARTS[max(PARTS)]) * 4 ** max(0, n - PARTS_UP_TO)
+    of = min(len(tables(n, symmetry)[0]), wanted)
     return [Part(n, floor, index, of, symmetry) for index in range(of)]
 
 
