@@ -17,6 +17,7 @@ from cpqueens.errors import (
     CrossCheckError,
     ImageReadError,
     IncompleteSearchError,
+    LongCountWarning,
     NotSupportedError,
     WorkerLostError,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "Expression",
     "ImageReadError",
     "IncompleteSearchError",
+    "LongCountWarning",
     "Model",
     "NotSupportedError",
     "Optimum",

@@ -71,6 +71,13 @@ class CountInterrupted(KeyboardInterrupt):
         )
 
 
+class LongCountWarning(UserWarning):
+    """A count may run long: every size of a statement whose pieces may attack each other.
+
+    Its message says why and how to ask for less (``queens=k``, one size).
+    """
+
+
 class InvalidSolutionError(CpqueensError):
     """A search produced a solution that breaks its model: a bug, caught before it is returned."""
 

@@ -297,7 +297,7 @@ def test_a_kind_from_outside_that_lowers_itself_counts_on_every_engine():
 
 def test_without_the_toy_engine_no_engine_states_the_toy_kind():
     model = cpqueens.model(6).with_constraints(SealedCorridor(row=1, columns=(0, 5)))
-    with pytest.raises(ValueError, match="no installed backend supports every constraint"):
+    with pytest.raises(cpqueens.NotSupportedError, match="no installed engine states"):
         model.count()
     with pytest.raises(cpqueens.NotSupportedError, match="does not support the constraint"):
         model.count("cpsat")

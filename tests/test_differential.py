@@ -4,7 +4,8 @@ Hypothesis draws a statement the way a user writes one: ``cpqueens.model``'s
 keywords (holes, placed pieces, colours, toroidal, knight, rooks, kings,
 no-touch, regions, quotas, armies, domination, rectangular boards), then
 builders (``with_placed``, ``with_constraints`` with a kind defined here,
-outside the package, and ``where`` over ``q`` and ``x``). Each statement is
+outside the package, or a built-in board rule, which must mean its keyword,
+and ``where`` over ``q`` and ``x``). Each statement is
 kept as the Python text that builds it, so a failure prints a script that
 reproduces it. Every verb is asked of every engine and "auto", and both
 exports are enumerated; each answer is compared with the brute force of
@@ -31,6 +32,7 @@ from hypothesis import strategies as st
 import cpqueens
 from cpqueens import NotSupportedError
 from cpqueens.expressions import Variables
+from cpqueens.vocabulary import constraints as kinds
 from cpqueens.vocabulary.constraints import Where
 from tests import oracle_statements as oracle
 from tests.exports import check_exports
@@ -83,7 +85,7 @@ class Recipe:
 
     def build(self) -> cpqueens.Model:
         """Run the text: the model it builds."""
-        scope: dict[str, Any] = {"cpqueens": cpqueens, "Steps": Steps}
+        scope: dict[str, Any] = {"cpqueens": cpqueens, "Steps": Steps, "kinds": kinds}
         exec("\n".join(self.lines), scope)
         return scope["m"]
 
@@ -286,13 +288,15 @@ def statements(draw: Callable) -> Recipe:
     square = spec.rows == spec.cols
     one_group = spec.colours == 1
     for _ in range(draw(st.integers(0, 2))):
-        step = draw(st.sampled_from(("placed", "kind", "where-q", "where-x")))
+        step = draw(st.sampled_from(("placed", "kind", "rule", "where-q", "where-x")))
         if step == "placed" and spec.colours == 1 and spec.armies == 1:
             (cell,) = _cells(draw, spec.rows, spec.cols, 1) or [None]
             if cell is None or (spec.per_row == 1 and cell[0] in {r for r, _, _ in spec.placed}):
                 continue
             recipe.lines.append(f"m = m.with_placed([{cell!r}])")
             spec.placed = spec.placed | {(*cell, 0)}
+        elif step == "rule" and one_group:
+            _board_rule(draw, recipe)
         elif step == "kind" and square and spec.armies == 1 and one_group:
             gap = draw(st.integers(1, 3))
             recipe.lines.append(f"m = m.with_constraints(Steps({gap}))")
@@ -314,6 +318,52 @@ def statements(draw: Callable) -> Recipe:
             recipe.lines.append(f"m = m.where({text})")
             spec.conditions.append(holds)
     return recipe
+
+
+def _board_rule(draw: Callable, recipe: Recipe) -> None:
+    """Add a built-in rule through ``with_constraints``: the oracle reads it as its keyword.
+
+    Blocked and placed cells on any statement; a region grid where there is
+    none; no touching, knight's moves and a torus where the keyword changes
+    the attack relation and no more (one army of independent pieces that
+    need not dominate, the kind wrapping as the board does).
+    """
+    spec = recipe.spec
+    rows, cols = spec.rows, spec.cols
+    plain = spec.armies == 1 and spec.independent and not spec.dominating
+    choices = ["Forbidden", "Placed"]
+    if rows == cols and spec.armies == 1 and spec.regions is None:
+        choices.append("Regions")
+    if plain:
+        choices += ["NoTouch", "KnightMoves"]
+        if spec.attack == "queen" and (spec.toroidal or (not spec.knight and spec.touch)):
+            choices.append("Toroidal")
+    rule = draw(st.sampled_from(choices))
+    if rule in ("Forbidden", "Placed"):
+        cells = _cells(draw, rows, cols, 2)
+        if rule == "Placed" and spec.per_row == 1:
+            cells = cells[:1]
+        if not cells:
+            return
+        recipe.lines.append(f"m = m.with_constraints(kinds.{rule}({tuple(cells)!r}))")
+        if rule == "Forbidden":
+            spec.blocked = spec.blocked | frozenset(cells)
+        else:
+            spec.placed = spec.placed | {(r, c, 0) for r, c in cells}
+        return
+    if rule == "Regions":
+        grid = _regions(draw, rows, cols, rows)
+        recipe.lines.append(f"m = m.with_constraints(kinds.Regions({grid!r}))")
+        spec.regions, spec.per_region = grid, 1
+        return
+    wraps = f"wraps={spec.toroidal}" if rule != "Toroidal" else ""
+    recipe.lines.append(f"m = m.with_constraints(kinds.{rule}({wraps}))")
+    if rule == "NoTouch":
+        spec.touch = False
+    elif rule == "KnightMoves":
+        spec.knight = True
+    else:
+        spec.toroidal = True
 
 
 # -- asking the verbs -------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from cpqueens.expressions.nodes import (
     apply_operator,
     at_cell_level,
     bounds,
+    column_reads,
     evaluate,
     reads,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "apply_operator",
     "at_cell_level",
     "bounds",
+    "column_reads",
     "count_true",
     "evaluate",
     "reads",

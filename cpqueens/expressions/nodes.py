@@ -11,7 +11,7 @@ range; :func:`at_cell_level` states a condition over ``q`` with cell variables.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -192,14 +192,27 @@ def reads(node: Node) -> tuple[Variable, ...]:
     >>> reads(Comparison("<", Var(0, 7), Operator("+", (Var(0, 2), 1))))
     ((0, 2), (0, 7))
     """
-    found: set[Variable] = set()
+    found = {(v.colour, v.row) if isinstance(v, Var) else (v.row, v.col) for v in _leaves(node)}
+    return tuple(sorted(found))
+
+
+def column_reads(node: Node) -> tuple[Var, ...]:
+    """The column variables ``q[colour][row]`` that ``node`` reads (not ``x[r, c]``), sorted.
+
+    >>> column_reads(Comparison("==", Var(0, 3), CellVar(1, 2)))
+    (Var(colour=0, row=3),)
+    """
+    found = {v for v in _leaves(node) if isinstance(v, Var)}
+    return tuple(sorted(found, key=lambda v: (v.colour, v.row)))
+
+
+def _leaves(node: Node) -> Iterator[Var | CellVar]:
+    """Every variable leaf of ``node``'s tree."""
     stack: list[Node] = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, Var):
-            found.add((item.colour, item.row))
-        elif isinstance(item, CellVar):
-            found.add((item.row, item.col))
+        if isinstance(item, (Var, CellVar)):
+            yield item
         elif isinstance(item, Comparison):
             stack += (item.lhs, item.rhs)
         elif isinstance(item, (Operator, Logic, Distinct)):
@@ -208,7 +221,6 @@ def reads(node: Node) -> tuple[Variable, ...]:
             stack.append(item.index)
         elif isinstance(item, Truth):
             stack.append(item.condition)
-    return tuple(sorted(found))
 
 
 def at_cell_level(node: Node, cols: int) -> Node:

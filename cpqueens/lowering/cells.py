@@ -56,14 +56,11 @@ def cell_form(statement: Statement) -> CellProblem:
 def conditions(statement: Statement) -> tuple[CondNode, ...]:
     """Every kind of the statement as conditions over ``x[r, c]``, with the rows ``q`` reads."""
     found: list[CondNode] = []
-    every_row = False
     for kind in statement.kinds:
-        every_row = every_row or not isinstance(kind, Where)
         for where in _wheres(kind, statement):
+            _check_colour(where.condition)
             found.append(where.condition)
-    read = sorted({row for node in found for row in _q_rows(node)})
-    if every_row:
-        read = list(range(statement.board.rows))
+    read = statement.one_piece_rows
     cols = statement.board.cols
     lowered: list[CondNode] = [at_cell_level(node, cols) for node in found]  # type: ignore[misc]
     return (*lowered, *(_one_piece(row, cols) for row in read))
@@ -76,34 +73,21 @@ def _wheres(kind: object, statement: Statement) -> list[Where]:
     decompose = getattr(kind, "decompose", None)
     if not callable(decompose):
         raise NotSupportedError(
-            f"the cell form cannot state the kind {kind} ({type(kind).__name__}): it is no "
-            "condition and has no decompose(n, colours)"
+            f"no installed engine states the constraint {kind!r} ({type(kind).__name__}) on "
+            "cells: a kind from outside the package states itself in kinds the engines know "
+            "with decompose(n, colours)"
         )
     statement.check_kinds_square()
     return [w for part in decompose(statement.board.rows, 1) for w in _wheres(part, statement)]
 
 
-def _q_rows(node: CondNode) -> set[int]:
-    """The rows whose ``q[r]`` (colour 0) the condition reads."""
-    from cpqueens.expressions import Var
+def _check_colour(node: CondNode) -> None:
+    """Refuse a condition that reads ``q`` of a colour other than 0: one colour has cells."""
+    from cpqueens.expressions import column_reads
 
-    found: set[int] = set()
-    stack: list[object] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Var):
-            if item.colour != 0:
-                raise NotSupportedError(f"{node} reads q[{item.colour}, ...]: one colour has cells")
-            found.add(item.row)
-        elif isinstance(item, Comparison):
-            stack += (item.lhs, item.rhs)
-        elif hasattr(item, "args"):
-            stack.extend(item.args)  # type: ignore[attr-defined]
-        elif hasattr(item, "index"):
-            stack.append(item.index)  # type: ignore[attr-defined]
-        elif hasattr(item, "condition"):
-            stack.append(item.condition)  # type: ignore[attr-defined]
-    return found
+    for var in column_reads(node):
+        if var.colour != 0:
+            raise NotSupportedError(f"{node} reads q[{var.colour}, ...]: one colour has cells")
 
 
 def _one_piece(row: int, cols: int) -> CondNode:

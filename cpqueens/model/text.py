@@ -22,4 +22,13 @@ def describe(statement: Statement) -> str:
     if columns is not None:
         return str(columns)
     plain = cell_form(replace(statement, kinds=()))
-    return "\n  ".join([plain.describe(), *(str(kind) for kind in statement.kinds)])
+    lines = [plain.describe(), *(str(kind) for kind in statement.kinds)]
+    rows = statement.one_piece_rows
+    if len(rows) == statement.rows:
+        lines.append(
+            "sum x[r,c] over c = 1 for every row r: the kinds read q[r], row r's one column"
+        )
+    elif rows:
+        listed = ", ".join(map(str, rows))
+        lines.append(f"sum x[r,c] over c = 1 for rows r = {listed}: the conditions read q[r] there")
+    return "\n  ".join(lines)

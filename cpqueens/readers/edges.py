@@ -1,20 +1,29 @@
-"""Whether a lattice accounts for the whole board: nothing of the board runs on past its edges.
+"""Whether a lattice accounts for the whole board: its border on all four sides, nothing past it.
 
-A lattice fitted to part of a board (a turned board whose lines came apart, a
-crop that cuts a row to a sliver) reads as a smaller puzzle, and a smaller
-puzzle can have one solution: it must not be answered. So beyond each edge
-of the grid, where the picture goes on, the board must end:
+A lattice fitted to part of a board reads as a smaller puzzle, and a smaller
+puzzle can have one solution: it must not be answered. It happens when an
+edge region's thin lines are too faint to be seen (its column taken for
+frame), when a turned board's lines come apart, when a crop cuts a row to a
+sliver. So on each of the grid's four sides, where the picture goes on:
 
-- the grid's lines across that edge stop there: a line running on (darker
-  than the pixels between the lines, as inside the board) means more cells;
-- the cells stop there: strips beyond the edge cells that vary in colour
-  along the edge as the cells do, most of them each the colour of the cell
-  it touches, are more cells (a page of one colour is not).
+- the board ends: the grid's lines across that side stop there (its two
+  outer lines too: a board's border turns at its corners, while an inner
+  line runs on to the border further out); the cells stop there (strips past
+  the edge cells, varied along the edge as they are and each the colour of
+  the cell it touches, are more cells);
+- the border is there: a line all along the side, or a change of colour from
+  every edge cell to what lies past it; a picture that ends inside the edge
+  cells has no border on that side;
+- past the border lies the page: one colour all along the side, and the same
+  colour past every side. Colours that vary along the side as cells do, or a
+  colour the other sides do not have past them, are more of the board.
 
 numpy is imported by the caller.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,93 +31,131 @@ from cpqueens.readers.lattice import Grid
 
 #: The strip looked at beyond an edge: from these fractions of a cell's side past it.
 STRIP = (0.12, 0.6)
+#: Past the corners, where an outer line running on is looked for (clear of a rounded corner).
+CORNER_STRIP = (0.3, 0.7)
 #: Fewer rows (or columns) of picture than this beyond an edge: the picture ends there.
 LEAST_STRIP = 3
 #: A line beyond an edge runs on when it stands out by this share of its contrast inside;
 #: the board goes on when two lines, and a quarter of those drawn inside, run on.
 RUNS_ON = 0.5
+#: An outer line runs on past a corner when it is ink within this many pixels of its place
+#: in this share of the rows there (a straight line, not a button's rounded end).
+STRAIGHT, ALL_ALONG = 2, 0.9
 #: Two colours are one when no channel differs by more than this (grey levels).
 SAME = 12.0
+#: A line (the border) is ink at least this strong (grey levels, darker or lighter).
+BORDER_INK = 12
+#: The page is looked at in a band this deep (a share of a cell, within these pixels) past
+#: the border.
+BAND, BAND_PIXELS = 0.1, (3, 10)
+#: A page's colour along one side varies by at most this much (grey levels, any channel).
+PAGE_SPREAD = 16.0
 
 SIDES = ("top", "bottom", "left", "right")
 
 
-def _strip(grid: Grid, side: str, size: tuple[int, int]) -> tuple[int, int] | None:
-    """The rows (top, bottom) or columns (left, right) just beyond ``side``, in the picture."""
-    h, w = size
-    p = grid.period
-    near, far = STRIP[0] * p, STRIP[1] * p
-    if side == "top":
-        lo, hi = round(grid.ys[0] - far), round(grid.ys[0] - near)
-    elif side == "bottom":
-        lo, hi = round(grid.ys[-1] + near), round(grid.ys[-1] + far)
-    elif side == "left":
-        lo, hi = round(grid.xs[0] - far), round(grid.xs[0] - near)
-    else:
-        lo, hi = round(grid.xs[-1] + near), round(grid.xs[-1] + far)
-    limit = h if side in ("top", "bottom") else w
-    lo, hi = max(lo, 0), min(hi, limit)
-    return (lo, hi) if hi - lo >= LEAST_STRIP else None
+@dataclass(frozen=True)
+class _Side:
+    """One side of a grid, the picture turned so that its rows run along the side."""
+
+    name: str
+    ink: np.ndarray  # (across, along)
+    rgb: np.ndarray  # (across, along, 3)
+    marks: tuple[float, ...]  # the grid's cell boundaries along the side
+    ends: tuple[float, ...]  # and across it
+    out: int  # -1 or 1: the way out of the grid, across
+
+    @classmethod
+    def of(cls, name: str, darkness: np.ndarray, rgb: np.ndarray, grid: Grid) -> _Side:
+        """The side ``name`` ("top", "bottom", "left" or "right") of ``grid``."""
+        if name in ("top", "bottom"):
+            return cls(name, darkness, rgb, grid.xs, grid.ys, -1 if name == "top" else 1)
+        return cls(
+            name, darkness.T, rgb.transpose(1, 0, 2), grid.ys, grid.xs, -1 if name == "left" else 1
+        )
+
+    @property
+    def edge(self) -> float:
+        """Where the side is, across."""
+        return self.ends[0] if self.out < 0 else self.ends[-1]
+
+    def rows(self, near: float, far: float, least: int = LEAST_STRIP) -> tuple[int, int] | None:
+        """The rows between ``near`` and ``far`` pixels past the edge, if ``least`` are there."""
+        a, b = self.edge + self.out * near, self.edge + self.out * far
+        lo, hi = max(int(np.floor(min(a, b))), 0), min(int(np.ceil(max(a, b))), self.ink.shape[0])
+        return (lo, hi) if hi - lo >= least else None
+
+    def slot(self, k: int, p: float) -> slice:
+        """The middle half of the side's k-th cell, along."""
+        lo = max(round(self.marks[k] + 0.25 * p), 0)
+        return slice(lo, max(min(round(self.marks[k + 1] - 0.25 * p), self.ink.shape[1]), lo))
 
 
-def _contrast(darkness: np.ndarray, at: float, half: int, between: float) -> float:
-    """How much darker the columns at ``at`` are than those at ``between`` (medians down)."""
-    w = darkness.shape[1]
+def _contrast(ink: np.ndarray, at: float, half: int, between: float) -> float:
+    """How much more ink the columns at ``at`` hold than those at ``between`` (medians down)."""
+    w = ink.shape[1]
     lo, hi = max(round(at) - half, 0), min(round(at) + half + 1, w)
     b = min(max(round(between), 0), w - 1)
-    if hi <= lo:
+    if hi <= lo or ink.shape[0] == 0:
         return 0.0
-    line = darkness[:, lo:hi].max(axis=1).astype(np.float64)
-    gap = darkness[:, b].astype(np.float64)
+    line = ink[:, lo:hi].max(axis=1).astype(np.float64)
+    gap = ink[:, b].astype(np.float64)
     return float(np.median(line - gap))
 
 
-def _lines_run_on(darkness: np.ndarray, grid: Grid, side: str) -> bool:
-    """Whether most of the grid's inner lines across ``side`` go on past it."""
-    strip = _strip(grid, side, darkness.shape)
+def _lines_run_on(s: _Side, grid: Grid) -> bool:
+    """Whether the grid's lines across the side go on past it: most inner ones, or an outer one."""
+    p = grid.period
+    strip = s.rows(STRIP[0] * p, STRIP[1] * p)
     if strip is None or grid.n < 3:
         return False
-    lo, hi = strip
-    p = grid.period
     half = max(2, round(0.08 * p))
-    across = side in ("top", "bottom")
-    # the lines across the side, as columns of an array whose rows run along them
-    ink = darkness if across else darkness.T
-    marks = grid.xs if across else grid.ys
-    ends = grid.ys if across else grid.xs
-    first = 0 if side in ("top", "left") else grid.n - 1
-    inside = ink[round(ends[first] + 0.25 * p) : round(ends[first + 1] - 0.25 * p)]
-    beyond = ink[lo:hi]
+    first = 0 if s.out < 0 else grid.n - 1
+    inside = s.ink[round(s.ends[first] + 0.25 * p) : round(s.ends[first + 1] - 0.25 * p)]
+    beyond = s.ink[strip[0] : strip[1]]
     seen = running = 0
     for k in range(1, grid.n):
-        own = _contrast(inside, marks[k], half, marks[k] + p / 2)
+        own = _contrast(inside, s.marks[k], half, s.marks[k] + p / 2)
         if own < 8:  # the line is not drawn inside (no thin lines): it says nothing
             continue
         seen += 1
-        if _contrast(beyond, marks[k], half, marks[k] + p / 2) >= RUNS_ON * own:
+        if _contrast(beyond, s.marks[k], half, s.marks[k] + p / 2) >= RUNS_ON * own:
             running += 1
-    return running >= 2 and running * 4 >= seen
+    if running >= 2 and running * 4 >= seen:
+        return True
+    corner = s.rows(CORNER_STRIP[0] * p, CORNER_STRIP[1] * p)
+    if corner is None:
+        return False
+    past = s.ink[corner[0] : corner[1]]
+    first_cell = s.ink[round(s.ends[first] + 0.25 * p) : round(s.ends[first + 1] - 0.25 * p)]
+    for k in (0, grid.n):  # the border turns at a corner; a line of a larger board runs on
+        at = round(s.marks[k])
+        if not 0 <= at < s.ink.shape[1]:
+            continue
+        lo, hi = max(at - STRAIGHT, 0), at + STRAIGHT + 1
+        own = float(np.median(first_cell[:, lo:hi].max(axis=1))) if first_cell.size else 0.0
+        if own < BORDER_INK:
+            continue
+        there = past[:, lo:hi].max(axis=1) >= max(RUNS_ON * own, BORDER_INK)
+        if float(there.mean()) >= ALL_ALONG:
+            return True
+    return False
 
 
-def _cells_run_on(rgb: np.ndarray, grid: Grid, side: str, colours: np.ndarray) -> bool:
-    """Whether the strips beyond ``side``'s cells are more cells: varied, each its neighbour's."""
-    strip = _strip(grid, side, rgb.shape[:2])
+def _cells_run_on(s: _Side, grid: Grid, colours: np.ndarray) -> bool:
+    """Whether the strips beyond the side's cells are more cells: varied, each its neighbour's."""
+    p = grid.period
+    strip = s.rows(STRIP[0] * p, STRIP[1] * p)
     if strip is None:
         return False
-    lo, hi = strip
-    p = grid.period
-    across = side in ("top", "bottom")
-    marks = grid.xs if across else grid.ys
-    edge = 0 if side in ("top", "left") else grid.n - 1
-    limit = rgb.shape[1] if across else rgb.shape[0]
+    edge = 0 if s.out < 0 else grid.n - 1
     found, touching = [], []
     for k in range(grid.n):
-        a, b = max(round(marks[k] + 0.25 * p), 0), min(round(marks[k + 1] - 0.25 * p), limit)
-        if b - a < LEAST_STRIP:
+        block = s.rgb[strip[0] : strip[1], s.slot(k, p)]
+        if block.shape[1] < LEAST_STRIP:
             continue
-        block = rgb[lo:hi, a:b] if across else rgb[a:b, lo:hi]
         found.append(np.median(block.reshape(-1, 3), axis=0))
-        touching.append(colours[edge, k] if across else colours[k, edge])
+        touching.append(colours[edge, k] if s.name in ("top", "bottom") else colours[k, edge])
     if len(found) < 3:
         return False
     strips, cells = np.array(found), np.array(touching)
@@ -117,14 +164,111 @@ def _cells_run_on(rgb: np.ndarray, grid: Grid, side: str, colours: np.ndarray) -
     return varied and int(alike.sum()) * 2 >= len(found)
 
 
-def runs_on(darkness: np.ndarray, rgb: np.ndarray, grid: Grid, colours: np.ndarray) -> str | None:
-    """Where the board goes on past the grid, in words, or None if the grid is the whole board.
+@dataclass(frozen=True)
+class _Past:
+    """What lies past a side: a line at each edge cell?, the colour past each (None: nothing).
 
-    "its lines run on past its top edge", "its cells run on past its left edge".
+    ``page``: whether the picture goes on far enough past the border for
+    that colour to be the page's; otherwise it is what the picture holds
+    between the border and its end (the border itself, or a sliver of the page).
     """
-    for side in SIDES:
-        if _lines_run_on(darkness, grid, side):
-            return f"its lines run on past its {side} edge"
-        if _cells_run_on(rgb, grid, side, colours):
-            return f"its cells run on past its {side} edge"
+
+    lined: list[bool]
+    colours: np.ndarray | None
+    page: bool
+
+
+def _past(s: _Side, grid: Grid) -> _Past:
+    """The border along ``s`` (a line at each edge cell?) and the colours just past it."""
+    p = grid.period
+    tol = max(2, round(0.06 * p))
+    lined = []
+    for k in range(grid.n):
+        rows = s.rows(-tol, tol + 1, least=1)
+        part = s.ink[rows[0] : rows[1], s.slot(k, p)] if rows else s.ink[:0]
+        lined.append(part.size > 0 and float(np.median(part, axis=1).max()) >= BORDER_INK)
+    reach = max(round(0.3 * p), tol + 1)
+    depth = int(np.clip(BAND * p, *BAND_PIXELS))
+    room = s.ink.shape[0] - s.edge if s.out > 0 else s.edge
+    if room >= reach + depth + 2:  # the page: past the border line (its ink), a band
+        along = slice(max(round(s.marks[0] + 0.25 * p), 0), round(s.marks[-1] - 0.25 * p))
+        gap = 0
+        while gap < reach:
+            rows = s.rows(gap, gap + 1, least=1)
+            if rows is None or float(np.median(s.ink[rows[0], along])) < BORDER_INK:
+                break
+            gap += 1
+        band = s.rows(gap + 2, gap + 2 + depth)
+    else:  # the picture ends: what it holds past the edge cells (the border, the page)
+        band = s.rows(2, room, least=1)
+    if band is None:
+        return _Past(lined, None, False)
+    found = []
+    for k in range(grid.n):
+        block = s.rgb[band[0] : band[1], s.slot(k, p)].reshape(-1, 3)
+        found.append(np.median(block, axis=0) if len(block) else np.full(3, np.nan))
+    return _Past(lined, np.array(found), room >= reach + depth + 2)
+
+
+def _hex(colour: np.ndarray) -> str:
+    return "#" + "".join(f"{round(float(v)):02X}" for v in colour)
+
+
+def _border(grid: Grid, colours: np.ndarray, sides: list[_Side]) -> str | None:
+    """Why the grid's border is not found all round with the page past it, or None."""
+    n = grid.n
+    pasts = [_past(s, grid) for s in sides]
+    for s, past in zip(sides, pasts, strict=True):
+        edge = 0 if s.out < 0 else n - 1
+        cells = colours[edge, :] if s.name in ("top", "bottom") else colours[:, edge]
+        stepped = (
+            np.abs(past.colours - cells).max(axis=1) > SAME
+            if past.colours is not None
+            else np.zeros(n, dtype=bool)
+        )
+        if not all(line or bool(step) for line, step in zip(past.lined, stepped, strict=True)):
+            if not past.page:
+                return (
+                    f"its {s.name} border was not found: the picture ends inside its edge cells "
+                    "(crop the picture with the board's border)"
+                )
+            return f"its {s.name} border was not found (no line or change of colour all along it)"
+        if past.colours is None:
+            continue
+        spread = float(np.nanmax(np.abs(past.colours - np.nanmedian(past.colours, axis=0))))
+        if spread > PAGE_SPREAD:
+            return (
+                f"its {s.name} border was not found: past it the colours change as cells do, "
+                "not a page (more of the board?)"
+            )
+    pages = {
+        s.name: np.nanmedian(past.colours, axis=0)
+        for s, past in zip(sides, pasts, strict=True)
+        if past.colours is not None and past.page
+    }
+    if len(pages) >= 2:
+        page = np.median(np.array(list(pages.values())), axis=0)
+        for name, colour in pages.items():
+            if float(np.abs(colour - page).max()) > PAGE_SPREAD:
+                return (
+                    f"its {name} border was not found: past it lies {_hex(colour)}, not the "
+                    f"page ({_hex(page)}) past its other sides (more of the board?)"
+                )
     return None
+
+
+def runs_on(darkness: np.ndarray, rgb: np.ndarray, grid: Grid, colours: np.ndarray) -> str | None:
+    """Why the grid is not the whole board, in words, or None if it is.
+
+    "its lines run on past its top edge", "its cells run on past its left
+    edge", "its left border was not found: ...". ``darkness`` is the ink of
+    lines of either colour (:func:`cpqueens.readers.lattice.ink`), ``colours``
+    the cells' (n, n, 3).
+    """
+    sides = [_Side.of(name, darkness, rgb, grid) for name in SIDES]
+    for s in sides:
+        if _lines_run_on(s, grid):
+            return f"its lines run on past its {s.name} edge"
+        if _cells_run_on(s, grid, colours):
+            return f"its cells run on past its {s.name} edge"
+    return _border(grid, colours, sides)

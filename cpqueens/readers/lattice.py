@@ -1,12 +1,13 @@
-"""Finding the board in a screenshot: the square lattice of its dark lines.
+"""Finding the board in a screenshot: the square lattice of its lines, dark or light.
 
-The game draws every cell boundary as a thin dark line and every region
-boundary as a thick one, each running the whole width (or height) of the
-board. So the board is where many long straight dark lines, of one common
-extent, are equally spaced in both directions:
+The game draws every cell boundary as a thin line and every region boundary
+as a thick one, each running the whole width (or height) of the board: dark
+on its light theme, light thin lines on its dark one (its region borders
+dark or light). So the board is where many long straight lines, of one
+common extent, are equally spaced in both directions:
 
-1. the dark thin structures (a black top-hat of the grey levels: darker than
-   the closing of a small square window) are marked;
+1. the thin structures darker or lighter than their surroundings (the black
+   and white top-hats of the grey levels, :func:`inks`) are marked;
 2. each row's marked runs as long as a fair part of the picture are kept, and
    grouped by their extent; consecutive rows of a group are one line (a thick
    border spans several rows);
@@ -14,15 +15,14 @@ extent, are equally spaced in both directions:
    each other best are the board;
 4. along each axis a lattice ``phase + k * period`` is fitted to the lines
    (the period that explains most lines with the fewest gaps), and the cells
-   are the lattice intervals that lie within the lines' extent. A tight crop
-   (the outer border cut away) gets its edge cells from the lattice too.
+   are the lattice intervals that lie within the lines' extent. Whether they
+   are the whole board is for :mod:`~cpqueens.readers.edges` to say.
 
 numpy is imported by the caller; nothing here knows colours.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,8 +34,6 @@ from cpqueens.errors import ImageReadError
 LINE_CONTRAST = 32
 #: Fainter lines looked for when none of ``LINE_CONTRAST`` make a board.
 FAINTER = (20, 12)
-#: Cells are at least this bright (grey level) on a dark page.
-BRIGHT = 100
 #: The lattices tried at each contrast, best first.
 MAX_GRIDS = 3
 #: Half the window of the top-hat: lines up to about twice this wide are found.
@@ -79,7 +77,7 @@ class _Line:
     hi: int
 
 
-def _running(a: np.ndarray, half: int, axis: int, op: Any) -> np.ndarray:
+def running(a: np.ndarray, half: int, axis: int, op: Any) -> np.ndarray:
     """The running ``op`` (np.maximum or np.minimum) over a window of 2 * half + 1 on ``axis``."""
     out, done, step = a, 0, 1  # the window grows by doubling: out covers [x - done, x + done]
     n = a.shape[axis]
@@ -95,22 +93,35 @@ def _running(a: np.ndarray, half: int, axis: int, op: Any) -> np.ndarray:
     return out
 
 
-def ink(grey: np.ndarray, half: int = HALF_WINDOW) -> np.ndarray:
-    """How much darker each pixel is than its surroundings: the black top-hat of ``grey``.
+def inks(grey: np.ndarray, half: int = HALF_WINDOW) -> tuple[np.ndarray, np.ndarray]:
+    """How much darker, and how much lighter, each pixel is than its surroundings.
 
-    The closing (a running maximum, then minimum, over a square window)
-    minus the picture: thin dark structures (lines, text, marks) keep their
-    darkness, broad areas (cells, a dark page) become 0. Bright specks
-    thinner than ``SPECK`` pixels (the strokes of light text on a dark
-    page) are first taken away (an opening): otherwise the dark gaps between
-    lines of such text would be long dark lines, and lattices of them
-    crowded out the board.
+    Dark: the black top-hat of ``grey`` (the closing, a running maximum then
+    minimum over a square window, minus the picture): thin dark structures
+    (lines, text, marks) keep their darkness, broad areas (cells, a page)
+    become 0. Bright specks thinner than ``SPECK`` pixels (the strokes of light
+    text on a dark page) are first taken away (an opening): otherwise the dark
+    gaps between lines of such text would be long dark lines, and lattices of
+    them crowded out the board. Light: the white top-hat (the picture minus
+    its opening), the game's light thin lines on its dark theme.
     """
-    eroded = _running(_running(grey, SPECK, 0, np.minimum), SPECK, 1, np.minimum)
-    opened = _running(_running(eroded, SPECK, 0, np.maximum), SPECK, 1, np.maximum)
-    dilated = _running(_running(opened, half, 0, np.maximum), half, 1, np.maximum)
-    closed = _running(_running(dilated, half, 0, np.minimum), half, 1, np.minimum)
-    return closed - opened
+    eroded = running(running(grey, SPECK, 0, np.minimum), SPECK, 1, np.minimum)
+    opened = running(running(eroded, SPECK, 0, np.maximum), SPECK, 1, np.maximum)
+    dilated = running(running(opened, half, 0, np.maximum), half, 1, np.maximum)
+    closed = running(running(dilated, half, 0, np.minimum), half, 1, np.minimum)
+    shrunk = running(running(grey, half, 0, np.minimum), half, 1, np.minimum)
+    grown = running(running(shrunk, half, 0, np.maximum), half, 1, np.maximum)
+    return closed - opened, grey - grown
+
+
+def ink(grey: np.ndarray, half: int = HALF_WINDOW) -> np.ndarray:
+    """How far each pixel stands out from its surroundings, darker or lighter (:func:`inks`).
+
+    The board's lines are dark on the game's light theme and light on its
+    dark one (its region borders may be either): both are ink.
+    """
+    dark, light = inks(grey, half)
+    return np.maximum(dark, light)
 
 
 def _close_gaps(mask: np.ndarray) -> np.ndarray:
@@ -120,21 +131,22 @@ def _close_gaps(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _runs(mask: np.ndarray, least: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def runs(mask: np.ndarray, least: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each row's runs of True at least ``least`` long: (row, start, end) arrays, end exclusive."""
     h, w = mask.shape
-    padded = np.zeros((h, w + 2), dtype=np.int8)
-    padded[:, 1:-1] = mask
-    step = np.diff(padded, axis=1)
-    rows, starts = np.nonzero(step == 1)
-    _, ends = np.nonzero(step == -1)
+    flat = np.zeros(h * (w + 1) + 1, dtype=np.int8)  # a False before all, and after each row
+    flat[1:].reshape(h, w + 1)[:, :w] = mask
+    changes = np.flatnonzero(np.diff(flat))  # alternately a run's start and its end
+    starts, ends = changes[0::2], changes[1::2]
     keep = (ends - starts) >= least
-    return rows[keep], starts[keep], ends[keep]
+    starts, ends = starts[keep], ends[keep]
+    rows = starts // (w + 1)
+    return rows, starts - rows * (w + 1), ends - rows * (w + 1)
 
 
-def _line_groups(mask: np.ndarray, least: int, fewest: int = 3) -> list[list[_Line]]:
+def line_groups(mask: np.ndarray, least: int, fewest: int = 3) -> list[list[_Line]]:
     """The long runs of ``mask``'s rows grouped by extent; each group's lines (rows merged)."""
-    rows, starts, ends = _runs(_close_gaps(mask), least)
+    rows, starts, ends = runs(_close_gaps(mask), least)
     if len(rows) > MAX_RUNS_PER_PIXEL * sum(mask.shape):
         raise ImageReadError(
             "no board found: the picture is full of dark streaks (noise?), not a grid of lines"
@@ -168,7 +180,7 @@ def _line_groups(mask: np.ndarray, least: int, fewest: int = 3) -> list[list[_Li
     return found[:MAX_GROUPS]
 
 
-def _extent(lines: list[_Line]) -> tuple[float, float]:
+def extent(lines: list[_Line]) -> tuple[float, float]:
     """The median start and end of a group's lines."""
     return float(np.median([x.lo for x in lines])), float(np.median([x.hi for x in lines]))
 
@@ -231,157 +243,6 @@ def _cells(period: float, phase: float, lo: float, hi: float) -> list[float]:
     return bounds
 
 
-def levels(darkness: np.ndarray, grey: np.ndarray | None = None) -> Iterator[list[Grid]]:
-    """The lattices that could be the board, by level, likeliest first, from :func:`ink`.
-
-    Lines are looked for as at least ``LINE_CONTRAST`` darker than their
-    surroundings, then fainter (the game's thin lines are a light shade of
-    black, fainter still in a scaled JPEG); last, by the board's outline
-    (its dark border, or with ``grey`` its bright cells on a dark page) and
-    where the ink falls inside it. Each level yields every lattice it found
-    that no earlier level gave (the caller tries the first ``MAX_GRIDS``
-    and looks among all of them for a second board).
-    Raises ImageReadError, once the levels are used up, if no level found any.
-    """
-    failure: ImageReadError | None = None
-    seen: set[Grid] = set()
-    for contrast in (LINE_CONTRAST, *FAINTER):
-        try:
-            grids = _find(darkness >= contrast)
-        except ImageReadError as error:
-            failure = failure or error
-            continue
-        fresh = [grid for grid in dict.fromkeys(grids) if grid not in seen]
-        seen.update(fresh)
-        if fresh:
-            yield fresh
-    fresh = [grid for grid in dict.fromkeys(_by_outline(darkness, grey)) if grid not in seen]
-    seen.update(fresh)
-    if fresh:
-        yield fresh
-    if not seen:
-        assert failure is not None
-        raise failure
-
-
-def _by_outline(darkness: np.ndarray, grey: np.ndarray | None = None) -> list[Grid]:
-    """Boards found by their outline, the size told by where the ink falls inside.
-
-    For boards whose thin lines are too faint to run across the board: the
-    outer border still does (top and bottom, left and right, each a long
-    line of one extent), and on a dark page the cells make a bright square
-    block. Inside, the thick region borders fall on the lattice: each size n
-    from ``MIN_N`` to ``MAX_N`` is scored by the ink on its lattice lines
-    less the ink halfway between them; the best, if it stands out, is the
-    board.
-    """
-    h, w = darkness.shape
-    least = max(24, int(0.12 * min(h, w)))
-    mask = darkness >= LINE_CONTRAST
-    if mask.mean() > MAX_INK:
-        return []
-    boxes = _outlines(mask, least)
-    if grey is not None:
-        boxes += _bright_blocks(grey, least)
-    ink = darkness.astype(np.float32)
-    found: list[tuple[float, Grid]] = []
-    for left, right, top, bottom in boxes:
-        inside = ink[round(top) : round(bottom), round(left) : round(right) + 1]
-        scores = sorted(
-            (
-                (_lattice_score(inside.mean(axis=0), n) + _lattice_score(inside.mean(axis=1), n), n)
-                for n in range(MIN_N, MAX_N + 1)
-            ),
-            reverse=True,
-        )
-        (best, n), (second, _) = scores[0], scores[1]
-        if best <= 0 or best < 1.3 * max(second, 0):
-            continue
-        xs = tuple(left + k * (right - left) / n for k in range(n + 1))
-        ys = tuple(top + k * (bottom - top) / n for k in range(n + 1))
-        found.append((best, Grid(n, xs, ys)))
-    found.sort(key=lambda item: -item[0])
-    return [grid for _, grid in found]
-
-
-Box = tuple[float, float, float, float]
-
-
-def _outlines(mask: np.ndarray, least: int) -> list[Box]:
-    """Squares (left, right, top, bottom) framed by two long lines each way, of matching extents."""
-    across = _line_groups(mask, least, fewest=2)
-    down = _line_groups(np.ascontiguousarray(mask.T), least, fewest=2)
-    boxes = []
-    for rows in across:
-        top, bottom = rows[0].at, rows[-1].at
-        x_lo, x_hi = _extent(rows)
-        for cols in down:
-            left, right = cols[0].at, cols[-1].at
-            y_lo, y_hi = _extent(cols)
-            side = right - left
-            if side < MIN_N * MIN_PERIOD or abs((bottom - top) - side) > 0.04 * side:
-                continue
-            tol = 0.12 * side
-            if abs(x_lo - left) > tol or abs(x_hi - right) > tol:
-                continue
-            if abs(y_lo - top) > tol or abs(y_hi - bottom) > tol:
-                continue
-            boxes.append((left, right, top, bottom))
-    return boxes
-
-
-def _bright_blocks(grey: np.ndarray, least: int) -> list[Box]:
-    """Squares of bright pixels, lines aside, on a dark page: the cells of a board in dark mode.
-
-    The rows' long bright runs of one extent give the board's left and right,
-    the columns' its top and bottom (a rounded corner shortens only the
-    outermost); a square whose runs fill most of its side is a board.
-    """
-    bright = _running(grey, 2, 1, np.maximum) >= BRIGHT  # thin dark lines closed over
-    rows = _groups_of_runs(bright, least)
-    cols = _groups_of_runs(
-        np.ascontiguousarray(_running(grey, 2, 0, np.maximum).T) >= BRIGHT, least
-    )
-    boxes = []
-    for (left, right), many_rows in rows:
-        for (top, bottom), many_cols in cols:
-            side = right - left
-            if side < MIN_N * MIN_PERIOD or abs((bottom - top) - side) > 0.04 * side:
-                continue
-            if min(many_rows, many_cols) < 0.7 * side:
-                continue
-            boxes.append((float(left), float(right), float(top), float(bottom)))
-    return boxes
-
-
-def _groups_of_runs(mask: np.ndarray, least: int) -> list[tuple[tuple[int, int], int]]:
-    """The extents (start, end) shared by many rows' long runs of ``mask``, and how many rows."""
-    rows, starts, ends = _runs(mask, least)
-    if len(rows) > MAX_RUNS_PER_PIXEL * sum(mask.shape):
-        return []
-    counts: dict[tuple[int, int], int] = {}
-    for start, end in zip((starts // 3).tolist(), (ends // 3).tolist(), strict=True):
-        counts[(start, end)] = counts.get((start, end), 0) + 1
-    best = sorted(counts.items(), key=lambda item: -item[1])[:MAX_GROUPS]
-    return [((3 * a, 3 * b), count) for (a, b), count in best]
-
-
-def _lattice_score(profile: np.ndarray, n: int) -> float:
-    """Mean ink on the n - 1 inner lines of a lattice of n cells over ``profile``, less between."""
-    period = (len(profile) - 1) / n
-    if period < MIN_PERIOD:
-        return -1.0
-    size = len(profile)
-
-    def near(x: float) -> float:
-        i = round(x)
-        return float(profile[max(i - 1, 0) : min(i + 2, size)].max())
-
-    on = np.mean([near(k * period) for k in range(1, n)])
-    off = np.mean([near((k + 0.5) * period) for k in range(n)])
-    return float(on - off)
-
-
 def elsewhere(darkness: np.ndarray, grid: Grid) -> list[Grid]:
     """The lattices of other boards in the picture: those found with ``grid``'s board hidden.
 
@@ -396,12 +257,12 @@ def elsewhere(darkness: np.ndarray, grid: Grid) -> list[Grid]:
     left, right = max(round(grid.xs[0]) - pad, 0), min(round(grid.xs[-1]) + pad + 1, w)
     mask[top:bottom, left:right] = False
     try:
-        return _find(mask, least=round(MIN_N * MIN_PERIOD))
+        return find(mask, least=round(MIN_N * MIN_PERIOD))
     except ImageReadError:
         return []
 
 
-def _find(mask: np.ndarray, least: int | None = None) -> list[Grid]:
+def find(mask: np.ndarray, least: int | None = None) -> list[Grid]:
     """The board's lattice in ``mask``, the pixels of dark lines at least ``least`` long."""
     h, w = mask.shape
     if least is None:
@@ -410,15 +271,15 @@ def _find(mask: np.ndarray, least: int | None = None) -> list[Grid]:
         raise ImageReadError(
             "no board found: the picture is dark detail all over (noise?), not a grid of lines"
         )
-    across = _line_groups(mask, least)  # horizontal lines: their y, their x extent
-    down = _line_groups(np.ascontiguousarray(mask.T), least)  # vertical lines
+    across = line_groups(mask, least)  # horizontal lines: their y, their x extent
+    down = line_groups(np.ascontiguousarray(mask.T), least)  # vertical lines
     if not across or not down:
         raise ImageReadError("no board found: no grid of long straight lines in the picture")
     found: list[tuple[float, Grid]] = []
     seen = ""
-    down_extents = [_extent(cols) for cols in down]
+    down_extents = [extent(cols) for cols in down]
     for rows in across:
-        x_lo, x_hi = _extent(rows)
+        x_lo, x_hi = extent(rows)
         for cols, (y_lo, y_hi) in zip(down, down_extents, strict=True):
             width, height = x_hi - x_lo, y_hi - y_lo
             if min(width, height) < 0.7 * max(width, height):

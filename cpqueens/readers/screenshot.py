@@ -149,7 +149,7 @@ def read(source: Any) -> Reading:
     import numpy as np
     from PIL import Image
 
-    from cpqueens.readers import images, lattice, skew
+    from cpqueens.readers import images, lattice, outline, skew
 
     image = images.load(source)
     width, height = image.size
@@ -172,7 +172,7 @@ def read(source: Any) -> Reading:
         )
         view = _View.of(straight)
     first: ImageReadError | None = None
-    for level in lattice.levels(view.darkness, view.grey):
+    for level in outline.levels(view.darkness, view.rgb):
         for grid in level[: lattice.MAX_GRIDS]:
             try:
                 reading = _read_grid(grid, view, factor, image, turn)
@@ -211,11 +211,18 @@ def _one_board(view: _View, grid: Any, level: list[Any], factor: int, reading: A
 
 @dataclass(frozen=True)
 class _View:
-    """A picture as the reader looks at it: colours, grey levels and the top-hat's darkness."""
+    """A picture as the reader looks at it: colours, grey levels and its ink.
+
+    ``dark`` and ``light``: how much darker and lighter than its surroundings
+    each pixel is (:func:`~cpqueens.readers.lattice.inks`); ``darkness`` the
+    larger of the two, where the lines are whatever their colour.
+    """
 
     rgb: Any
     grey: Any
     darkness: Any
+    dark: Any = None
+    light: Any = None
 
     @classmethod
     def of(cls, picture: Any) -> _View:
@@ -225,7 +232,14 @@ class _View:
         from cpqueens.readers import lattice
 
         grey = np.asarray(picture.convert("L"), dtype=np.uint8)
-        return cls(np.asarray(picture, dtype=np.uint8), grey, lattice.ink(grey))
+        dark, light = lattice.inks(grey)
+        return cls(np.asarray(picture, dtype=np.uint8), grey, np.maximum(dark, light), dark, light)
+
+    def ink(self) -> Any:
+        """The dark and light ink with the grey levels, as the lines are measured from them."""
+        from cpqueens.readers.borders import Ink
+
+        return Ink(self.dark, self.light, self.grey)
 
 
 def _frame(rgb: Any) -> Any:
@@ -286,7 +300,7 @@ def _read_grid(grid: Any, view: _View, factor: int, image: Any, turn: Turn | Non
     colours = colour_groups.sample(view.rgb, grid)
     held = colour_groups.marks(view.grey, grid, colours)
     found = colour_groups.readings(colours)
-    lines = borders.tell(view.darkness, grid, view.grey)
+    lines = borders.tell(view.ink(), grid)
     options = [regions for regions in found.options if not lines.conflicts(regions)]
     if not options and found.options:
         options = _repaired(found.options[0], lines, colours)
@@ -306,9 +320,8 @@ def _read_grid(grid: Any, view: _View, factor: int, image: Any, turn: Turn | Non
     )
     beyond = edges.runs_on(view.darkness, view.rgb, grid, colours)
     if beyond is not None:
-        raise NotWholeBoardError(
-            f"found a {n}x{n} grid but {beyond}: the grid is not the whole board", reading
-        )
+        whole = ": the grid is not the whole board" if " run on " in beyond else ""
+        raise NotWholeBoardError(f"found a {n}x{n} grid but {beyond}{whole}", reading)
     if not found.options:
         raise ImageReadError(
             f"found a {n}x{n} grid but {_groups_wrong(found.groups, n, lines)}", reading

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from cpqueens.readers.lattice import runs
+
 #: The largest turn looked for, in degrees; a board turned further is not read.
 MAX_ANGLE = 3.0
 #: A turn smaller than this (degrees) leaves the lines straight: the picture is read as it is.
@@ -36,15 +38,8 @@ def _pieces(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     A run is cut into pieces ``PIECE`` long (the rest dropped), so that a
     long straight line weighs by its length wherever it is turned to.
     """
-    h, w = mask.shape
-    padded = np.zeros((h, w + 2), dtype=np.int8)
-    padded[:, 1:-1] = mask
-    step = np.diff(padded, axis=1)
-    rows, starts = np.nonzero(step == 1)
-    _, ends = np.nonzero(step == -1)
+    rows, starts, ends = runs(mask, LEAST_RUN)
     count = (ends - starts) // PIECE
-    keep = ends - starts >= LEAST_RUN
-    rows, starts, count = rows[keep], starts[keep], count[keep]
     first = np.repeat(np.cumsum(count) - count, count)
     index = np.arange(int(count.sum())) - first  # the piece's number within its run
     middles = np.repeat(starts, count) + (index + 0.5) * PIECE

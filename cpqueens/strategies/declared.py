@@ -1,10 +1,12 @@
-"""Declared symmetries checked: a ``keeps`` that the conditions do not keep raises.
+"""Claimed symmetries checked: a ``keeps`` or a ``kept_by`` that does not hold raises.
 
 ``Model.where(condition, keeps=(...))`` declares board symmetries that map the
-solutions meeting the conditions onto such solutions; counts then use them
-(the split, Burnside's lemma, unique counts). A false declaration would give
-a wrong count, so before any count uses the group, :func:`check_declared`
-proves each declared symmetry or refuses it with a counterexample:
+solutions meeting the conditions onto such solutions, and a kind defined
+outside the package names its own (``kept_by``); counts then use them (the
+split, Burnside's lemma, unique counts, lex-leader constraints). A false claim
+would give a wrong count, so before any verb uses the group,
+:func:`check_declared` (the column form) and :func:`check_cell_claims` (any
+other) prove each claimed symmetry or refuse it with a counterexample:
 
 - **symbolically**, for the symmetries that map each row to a row (mirror,
   flip, rot180: the image of ``q[r]`` is ``q[r]``, ``q[n-1-r]``, ``n-1-q[r]``
@@ -18,6 +20,7 @@ proves each declared symmetry or refuses it with a counterexample:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from cpqueens.expressions import (
@@ -31,14 +34,15 @@ from cpqueens.expressions import (
     Operator,
     Truth,
     Var,
-    evaluate,
     reads,
 )
+from cpqueens.lowering.kinds import lower
 from cpqueens.strategies.symmetry import group
-from cpqueens.vocabulary.constraints import Where
-from cpqueens.vocabulary.geometry import AFFINE, image
+from cpqueens.vocabulary.constraints import BUILT_IN_KINDS, ConstraintKind, Where
+from cpqueens.vocabulary.geometry import AFFINE, closure, image
 
 if TYPE_CHECKING:
+    from cpqueens.vocabulary.cells import CellProblem
     from cpqueens.vocabulary.problem import Problem as Model
 
 #: The most assignments of the rows a condition reads that the symbolic check evaluates.
@@ -98,49 +102,117 @@ def proved(condition: CondNode, name: str, n: int) -> bool:
     return bool(np.all(~before | after))
 
 
-def check_declared(model: Model, names: tuple[str, ...] | None = None) -> None:
-    """Raise ValueError if a symmetry of ``model``'s group does not keep its conditions.
+def claimed(kind: object) -> bool:
+    """Whether ``kind``'s symmetries are a user's claim: a condition's ``keeps``, an outside kind's.
 
-    ``names`` is the group (``symmetry.group(model)`` if None). The message
-    names the symmetry, the declaration and a solution that meets the
-    conditions while its image does not.
+    The built-in kinds' ``kept_by`` are the package's own (each tested); a
+    condition keeps what ``where(keeps=...)`` declares, a kind defined outside
+    the package what its ``kept_by`` names: both are checked before they prune.
     """
-    wheres = [c for c in model.extra if isinstance(c, Where)]
+    if isinstance(kind, Where):
+        return len(kind.keeps) > 1
+    return not isinstance(kind, BUILT_IN_KINDS)
+
+
+def check_declared(model: Model, names: tuple[str, ...] | None = None) -> None:
+    """Raise ValueError if a symmetry of ``model``'s group does not keep what claims it.
+
+    ``names`` is the group (``symmetry.group(model)`` if None). Each symmetry
+    is proved symbolically where it maps rows to rows and the claims are
+    conditions (an outside kind read through its decomposition), else looked
+    for in the solutions: the message names the symmetry, the claim and a
+    solution that meets it while its image does not.
+    """
+    claims: list[Any] = [kind for kind in model.extra if claimed(kind)]
     names = group(model) if names is None else names
-    if not wheres or len(names) == 1:
+    if not claims or len(names) == 1:
         return
-    condition = Logic("and", tuple(where.condition for where in wheres))
-    declared = tuple(dict.fromkeys(k for w in wheres for k in w.keeps if k != "identity"))
     for name in names:
-        if name == "identity" or proved(condition, name, model.n):
+        if name == "identity" or _proved(claims, name, model.n, model.colours):
             continue
-        found = counterexample(model, condition, name)
+        found = counterexample(model, claims, name)
         if found is not None:
-            solution, mapped_solution = found
-            raise ValueError(
-                f"the conditions are not kept by {name} (declared with keeps={declared!r}): "
-                f"the solution {_text(solution)} meets them, its image under {name} "
-                f"{_text(mapped_solution)} does not; declare only symmetries that keep "
-                "every condition"
-            )
+            raise ValueError(_refusal(claims, name, model.n, *found))
 
 
-def counterexample(model: Model, condition: CondNode, name: str) -> tuple[Any, Any] | None:
-    """A solution of ``model`` whose image under ``name`` fails ``condition``, with that image."""
+def _proved(claims: Sequence[object], name: str, n: int, colours: int) -> bool:
+    """Whether the claims, read as conditions, imply their image under ``name`` (symbolically)."""
+    conditions: list[CondNode] = []
+    for kind in lower(claims, BUILT_IN_KINDS, n, colours):
+        if isinstance(kind, Where):
+            conditions.append(kind.condition)
+        elif not isinstance(kind, ConstraintKind) or not isinstance(kind, BUILT_IN_KINDS):
+            return False  # a part no condition states
+        elif name not in closure(kind.kept_by(n)):
+            return False  # a built-in part its own symmetries leave out
+    return not conditions or proved(Logic("and", tuple(conditions)), name, n)
+
+
+def counterexample(
+    model: Model, claims: Sequence[object], name: str
+) -> tuple[Any, Any, Any] | None:
+    """A solution whose image under ``name`` breaks a claim: (solution, image, claim), or None."""
     from cpqueens.backends import get
+    from cpqueens.strategies.planner import resolve
 
-    backend = "bitmask" if _supported("bitmask", model) else "cpsat"
-    for found in get(backend).solutions(model):
+    for found in get(resolve(model)).solutions(model):
         mapped_solution = image(name, found, model.n)
-        if not evaluate(condition, mapped_solution):
-            return found, mapped_solution
+        for kind in claims:
+            if kind.violation(mapped_solution, model.n) is not None:  # type: ignore[attr-defined]
+                return found, mapped_solution, kind
     return None
 
 
-def _supported(backend: str, model: Model) -> bool:
-    from cpqueens.strategies.planner import supports
+def _refusal(
+    claims: Sequence[object], name: str, n: int, solution: Any, mapped: Any, kind: Any
+) -> str:
+    """The message of a claim that ``name`` does not keep, with its counterexample."""
+    if isinstance(kind, Where):
+        declared = tuple(dict.fromkeys(k for w in claims if isinstance(w, Where) for k in w.keeps))
+        declared = tuple(k for k in declared if k != "identity")
+        return (
+            f"the conditions are not kept by {name} (declared with keeps={declared!r}): "
+            f"the solution {_text(solution)} meets them, its image under {name} "
+            f"{_text(mapped)} does not; declare only symmetries that keep every condition"
+        )
+    return (
+        f"the kind {kind} is not kept by {name} (its kept_by({n}) names "
+        f"{tuple(kind.kept_by(n))!r}): the solution {_text(solution)} meets it, its image "
+        f"under {name} {_text(mapped)} does not; name only symmetries that keep the kind"
+    )
 
-    return supports(backend, model)
+
+def check_cell_claims(problem: CellProblem, kinds: tuple[object, ...]) -> None:
+    """Raise ValueError if a symmetry of a cell form's group breaks what a user's kind claims.
+
+    The group of a statement of any number of pieces (``problem.symmetries``)
+    trusts its conditions' ``keeps`` and outside kinds' ``kept_by``; when one
+    claims more than the identity, every solution's image under every
+    symmetry of the group must be a solution (``problem.check``), else the
+    message names the symmetry and the solution it maps out of the statement.
+    """
+    if len(problem.symmetries) == 1 or not any(claimed(kind) for kind in kinds):
+        return
+    from cpqueens.backends import get
+    from cpqueens.strategies.planner import AUTO, cell_engine
+
+    board = problem.board
+    engine = cell_engine(problem, AUTO, "solutions", None, False, None)
+    for pieces in get(engine).cell_solutions(problem, None, unique=False, deadline=None):
+        for name, swap in problem.symmetries[1:]:
+            mapped = tuple(
+                sorted(
+                    (*board.transform(name, (r, c)), (1 - a) if swap else a) for r, c, a in pieces
+                )
+            )
+            why = problem.check(mapped)
+            if why is not None:
+                what = f"{name}+swap" if swap else name
+                raise ValueError(
+                    f"the kinds and conditions are not kept by {what}, which they claim: it maps "
+                    f"the solution {sorted(pieces)} to {list(mapped)}, where {why}; claim only "
+                    "symmetries that keep them"
+                )
 
 
 def _text(solution: Any) -> str:

@@ -54,6 +54,11 @@ if TYPE_CHECKING:
 
 #: A backend name as users pass it: a solver, or "auto" for the fastest that fits.
 AUTO: Final = "auto"
+#: What a kind that no engine states lacks, as a refusal says it.
+NEEDS_DECOMPOSE: Final = (
+    "a kind from outside the package states itself in kinds the engines know with "
+    "decompose(n, colours)"
+)
 
 
 @functools.cache
@@ -112,7 +117,7 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
         if constraint is not None:
             able = [name for name in preference() if is_installed(name)]
             able = [name for name in able if name != backend and supports(name, model)]
-            instead = f": use backend {able[0]!r}" if able else ""
+            instead = f": use backend {able[0]!r}" if able else f": {NEEDS_DECOMPOSE}"
             raise NotSupportedError(
                 f"backend {backend!r} does not support the constraint {constraint!r} "
                 f"({type(constraint).__name__}){instead}"
@@ -120,10 +125,15 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
         return backend
     if no_room(model.n, model.colours):  # no solution, known at once: any engine says so
         return next(name for name in preference() if is_installed(name))
-    for name in preference():
-        if is_installed(name) and supports(name, model):
+    installed = [name for name in preference() if is_installed(name)]
+    for name in installed:
+        if supports(name, model):
             return name
-    raise ValueError(f"no installed backend supports every constraint of {model}")
+    constraint = _unsupported(installed[0], model) if installed else None
+    raise NotSupportedError(
+        f"no installed engine states the constraint {constraint!r} "
+        f"({type(constraint).__name__}): {NEEDS_DECOMPOSE}"
+    )
 
 
 def strategy(model: Problem, engine: str) -> Strategy:

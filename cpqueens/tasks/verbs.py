@@ -102,12 +102,60 @@ def count(
 
     if way.form == "regions":
         return counted(progress, lambda: get(way.engine).region_count(way.problem, None, deadline))
+    if unique:
+        _check_claims(way.problem, statement)  # a false claim raises, never miscounts
+    return _count_cells(way, size, unique, progress, deadline)
+
+
+#: From this many free cells on, a count of every size of pieces that need not be independent
+#: may run long (up to 2**cells solutions, each enumerated): it says so and counts size by size.
+LONG_EVERY_SIZE_CELLS = 24
+
+
+def _count_cells(
+    way: Route,
+    size: int | None,
+    unique: bool,
+    progress: bool | Callable[[int, int], None] | None,
+    deadline: Deadline | None,
+) -> int:
+    """The count of a cell form; every size at once, or size by size when that may run long.
+
+    A statement whose quotas fix no size, counted without ``queens``, counts
+    every size; where its pieces need not be independent and the board has
+    ``LONG_EVERY_SIZE_CELLS`` free cells or more, it warns
+    (``LongCountWarning``) and counts one size at a time, each a step of the
+    progress bar.
+    """
+    from cpqueens.execution.progress import Progress, counted
     from cpqueens.tasks import optimise
 
-    return counted(
-        progress,
-        lambda: optimise.count(way.problem, way.engine, size, unique=unique, deadline=deadline),
+    problem = way.problem
+    cells = len(problem.board.free)
+    every_size = size is None and problem.size is None
+    if not (every_size and not problem.independent and cells >= LONG_EVERY_SIZE_CELLS):
+        return counted(
+            progress,
+            lambda: optimise.count(problem, way.engine, size, unique=unique, deadline=deadline),
+        )
+    import warnings
+
+    from cpqueens.errors import LongCountWarning
+
+    warnings.warn(
+        f"count() of every size on {cells} free cells where pieces may attack each other: up "
+        f"to 2**{cells} solutions, counted one by one, size by size; pass queens=k to count "
+        "one size",
+        LongCountWarning,
+        stacklevel=4,
     )
+    sizes = range(cells // problem.armies + 1)
+    total = 0
+    with Progress(progress, len(sizes)) as reporter:
+        for k in sizes:
+            total += optimise.count(problem, way.engine, k, unique=unique, deadline=deadline)
+            reporter.advance(1)
+    return total
 
 
 def solutions(
@@ -159,8 +207,18 @@ def _listed(
         return (_placement(statement, ((r, c, 0) for r, c in cells)) for cells in found)
     from cpqueens.tasks import optimise
 
+    if unique:
+        _check_claims(way.problem, statement)  # a false claim raises, never misleads
     pieces = optimise.solutions(way.problem, way.engine, size, unique=unique, deadline=deadline)
     return (_placement(statement, found) for found in pieces)
+
+
+def _check_claims(problem: Any, statement: Statement) -> None:
+    """Raise ValueError if a symmetry the statement's kinds claim maps a solution out of it."""
+    if statement.kinds:
+        from cpqueens.strategies.declared import check_cell_claims
+
+        check_cell_claims(problem, statement.kinds)
 
 
 def _placement(statement: Statement, pieces: Any) -> Placement:
@@ -298,6 +356,8 @@ def optimise(statement: Statement, sense: str, backend: str = AUTO, **options: A
     from cpqueens.tasks import optimise as optimise_task
 
     way = route(statement, "optimise", backend, sense=sense, forms=("cells",))
+    if options.get("symmetry", True) or options.get("unique", False):
+        _check_claims(way.problem, statement)  # lex-leader trusts only what holds
     return optimise_task.optimise(way.problem, sense, way.engine, **options)  # type: ignore[arg-type]
 
 

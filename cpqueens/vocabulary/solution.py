@@ -10,7 +10,12 @@ from cpqueens.drawing.pictures import BLOCKED, COLOUR_LETTERS, EMPTY, Style
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.geometry import canonical, cells_group, orbit
 
-__all__ = ["BLOCKED", "COLOUR_LETTERS", "EMPTY", "Solution"]
+__all__ = ["BLOCKED", "COLOUR_LETTERS", "EMPTY", "MAX_DRAWN_N", "SHOWN_N", "Solution"]
+
+#: ``print(solution)`` draws boards of up to this many rows, and summarises larger ones.
+SHOWN_N = 100
+#: ``draw("board")`` and ``draw("svg")`` draw at most this many rows (a million cells).
+MAX_DRAWN_N = 1000
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,12 @@ class Solution:
         '[[1, 3, 0, 2]]'
         """
         style = drawing.check_style(style)  # type: ignore[assignment]  # one of the styles
+        n = self.board.n
+        if style in ("board", "svg") and n > MAX_DRAWN_N:
+            raise ValueError(
+                f"a {n:,} x {n:,} board is too large to draw as {style!r} (at most "
+                f"{MAX_DRAWN_N:,} rows): draw('columns') or draw('json') lists the columns"
+            )
         if style == "columns":
             return drawing.column_lists(self.by_colour)
         if style == "json":
@@ -107,9 +118,30 @@ class Solution:
             return drawing.svg(self.board, self.cells, size, coordinates)
         return drawing.grid(self.board, self.cells)
 
-    def _repr_svg_(self) -> str:
-        """The SVG picture a notebook shows."""
-        return self.draw("svg")
+    def _repr_svg_(self) -> str | None:
+        """The SVG picture a notebook shows (None past :data:`SHOWN_N` rows: the text instead)."""
+        return self.draw("svg") if self.board.n <= SHOWN_N else None
 
     def __str__(self) -> str:
-        return self.draw("board")
+        """The board drawn (``draw()``), or a summary of a board over :data:`SHOWN_N` rows.
+
+        >>> from cpqueens import model
+        >>> print(model(1000).find())
+        a solution of 1,000 queens on a 1,000 x 1,000 board, too large to draw
+        columns (0-based), row by row: 1 3 5 7 9 ... 992 994 996 998
+        draw('columns') or draw('json') lists them all
+        """
+        n = self.board.n
+        if n <= SHOWN_N:
+            return self.draw("board")
+        queens = sum(map(len, self.by_colour))
+        lists = []
+        for columns in self.by_colour:
+            head = " ".join(map(str, columns[:5]))
+            tail = " ".join(map(str, columns[-4:]))
+            lists.append(f"{head} ... {tail}")
+        return (
+            f"a solution of {queens:,} queens on a {n:,} x {n:,} board, too large to draw\n"
+            f"columns (0-based), row by row: {' | '.join(lists)}\n"
+            "draw('columns') or draw('json') lists them all"
+        )

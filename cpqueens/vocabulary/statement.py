@@ -24,6 +24,7 @@ from functools import cached_property
 from cpqueens.errors import NotSupportedError
 from cpqueens.vocabulary.cells import SWAP_LINES, CellBoard, Piece, check_quotas
 from cpqueens.vocabulary.constraints import ConstraintKind, Where
+from cpqueens.vocabulary.folding import fold
 from cpqueens.vocabulary.geometry import BOARD_SYMMETRIES, closure
 from cpqueens.vocabulary.limits import check_n, check_queens
 
@@ -102,6 +103,7 @@ class Statement:
         object.__setattr__(self, "armies", armies)
         _flag(self.independent, "independent")
         _flag(self.dominating, "dominating")
+        self._fold_rules()
         quotas = check_quotas(
             self.board, armies, self.per_row, self.per_column, self.regions, self.per_region
         )
@@ -121,12 +123,34 @@ class Statement:
                 "cells, where armies=2 gives two armies"
             )
         object.__setattr__(self, "placed", self._checked_placed())
-        object.__setattr__(self, "kinds", tuple(self.kinds))
         if self.column_shaped:
             check_n(self.board.rows)  # q[r]: a board of up to a million columns
             check_queens(self.board.rows, colours)  # n x colours² checks of one queen by another
         else:
             self.board.check_size()  # stated on cells: up to 10,000 of them
+
+    def _fold_rules(self) -> None:
+        """Fold the kinds that are board rules into their keywords' fields (``folding.fold``)."""
+        if isinstance(self.kinds, (str, bytes)) or not isinstance(self.kinds, Iterable):
+            raise TypeError(f"kinds must be a tuple of constraint kinds, got {self.kinds!r}")
+        if not isinstance(self.placed, Iterable):
+            raise TypeError(f"placed must be (row, col, group) triples, got {self.placed!r}")
+        regions = self.regions
+        folded = fold(
+            self.board,
+            tuple(self.kinds),
+            colours=self.colours,
+            armies=self.armies,
+            independent=self.independent,
+            dominating=self.dominating,
+            regions=regions,
+            placed=tuple(self.placed),
+        )
+        if folded.regions is not regions and self.per_region is None:
+            object.__setattr__(self, "per_region", 1)  # the Queens game's one per region
+        for name in ("board", "regions", "placed", "kinds"):
+            if getattr(folded, name) is not getattr(self, name):
+                object.__setattr__(self, name, getattr(folded, name))
 
     def _checked_placed(self) -> tuple[Piece, ...]:
         """The placed pieces as sorted (row, col, group) triples, each checked."""
@@ -205,6 +229,31 @@ class Statement:
             return self.per_region * (1 + max(max(row) for row in self.regions))
         return None
 
+    @cached_property
+    def one_piece_rows(self) -> tuple[int, ...]:
+        """The rows that hold exactly one piece because the kinds read ``q[r]`` there.
+
+        On a statement of any number of pieces ``q[r]`` is the column of row
+        r's one piece: a condition that reads it states that row r holds
+        exactly one piece, and a kind (a rule over ``q`` of every row, which
+        no keyword says) states it of every row. None on a statement of one
+        piece per row and column, where ``q`` is its own.
+
+        >>> from cpqueens.vocabulary.cells import CellBoard
+        >>> from cpqueens.expressions import Comparison, Var
+        >>> s = Statement(CellBoard(4, 4), per_row=None, per_column=None)
+        >>> s.with_kinds(Where(Comparison("<", Var(0, 0), Var(0, 3)))).one_piece_rows
+        (0, 3)
+        """
+        if self.column_shaped or not self.kinds:
+            return ()
+        if any(not isinstance(kind, Where) for kind in self.kinds):
+            return tuple(range(self.rows))
+        from cpqueens.expressions import column_reads
+
+        rows = {var.row for kind in self.conditions() for var in column_reads(kind.condition)}
+        return tuple(sorted(rows))
+
     def placed_of(self, group: int) -> tuple[tuple[int, int], ...]:
         """The (row, col) cells of the pieces placed for ``group``."""
         return tuple((r, c) for r, c, g in self.placed if g == group)
@@ -253,9 +302,7 @@ class Statement:
 
     def _keeps(self, name: str) -> bool:
         """Whether the board symmetry ``name`` keeps the quotas, the regions and every kind."""
-        # rows and columns trade places: the quotas must agree (one piece per row and column
-        # is (1, 1) whether or not a quota of queens' columns was said)
-        if name in SWAP_LINES and self.per_row != self.per_column and not self.column_shaped:
+        if not self._keeps_lines(name):
             return False
         if self.regions is not None and not _maps_regions(self, name):
             return False
@@ -269,6 +316,32 @@ class Statement:
             if name not in closure(kind.kept_by(self.board.rows)):
                 return False
         return True
+
+    def _keeps_lines(self, name: str) -> bool:
+        """Whether ``name`` maps the rows' and columns' quotas onto each other's.
+
+        Rows and columns trade places under the quarter turns and the diagonal
+        reflections: their quotas must agree. The rows that hold one piece
+        because a kind reads ``q`` there (:attr:`one_piece_rows`) count as a
+        quota of one; independent pieces that attack along the columns put
+        one piece in every column when every row holds one (and the other way
+        round), as on a statement of one piece per row and column.
+        """
+        if self.column_shaped:
+            return True
+        forced = set(self.one_piece_rows)
+        n = self.rows
+        rows = [1 if r in forced else self.per_row for r in range(n)]
+        columns = [self.per_column] * self.cols
+        lines = self.independent and self.armies == 1 and self.board.attack in ("queen", "rook")
+        if lines and self.square and all(rule == 1 for rule in rows):
+            columns = [1] * n  # n pieces, at most one per column: one in each
+        if lines and self.square and all(rule == 1 for rule in columns):
+            rows = [1] * n
+        if name not in SWAP_LINES:
+            reverses = self.board.transform(name, (0, 0))[0] != 0  # flip, rot180: rows reversed
+            return all(rows[r] == rows[n - 1 - r if reverses else r] for r in range(n))
+        return rows == columns
 
     def symmetries(self) -> tuple[str, ...]:
         """The names of the symmetries in :attr:`group` (``count(unique=True)`` counts under them).
