@@ -12,7 +12,7 @@ r"""A250000 past the published table: a(n) proved on a Dask cluster, from a meas
    size reported, on distinct cells, no queen attacking one of the other army;
    the checkpoint's parts are read back (each 0: no larger armies).
 
-Writes the ``## A250000 on a Dask cluster`` section of benchmarks/RESULTS-frontier.md.
+Writes the ``## A250000(N) on a Dask cluster`` section of benchmarks/RESULTS-frontier.md.
 
     nice -n 10 python benchmarks/bench_peaceable_dask.py 16 --workers 2 --sample 8 \
         --folder ~/peaceable16 --run
@@ -40,7 +40,11 @@ from cpqueens.backends.bitmask import pairs  # noqa: E402
 from cpqueens.vocabulary.cells import CellBoard, CellProblem  # noqa: E402
 
 OUT = HERE / "RESULTS-frontier.md"
-BEGIN, END = "<!-- peaceable-dask: begin -->", "<!-- peaceable-dask: end -->"
+
+
+def markers(n: int) -> tuple[str, str]:
+    """The markers of board n's section."""
+    return f"<!-- peaceable-dask-{n}: begin -->", f"<!-- peaceable-dask-{n}: end -->"
 
 
 def load() -> str:
@@ -113,9 +117,10 @@ def main() -> None:
     before = load()
     best, times, parts, projected = project(args.n, args.sample, args.workers)
     argv = " ".join(sys.argv[1:]).replace(str(args.folder), "FOLDER")
+    begin, end = markers(args.n)
     lines = [
-        BEGIN,
-        "## A250000 on a Dask cluster",
+        begin,
+        f"## A250000({args.n}) on a Dask cluster",
         "",
         f"Command: `nice -n 10 python benchmarks/bench_peaceable_dask.py {argv}`",
         "",
@@ -143,17 +148,17 @@ def main() -> None:
             "",
             f"The armies (row, column, army): `{r['queens']}`",
         ]
-    lines.append(END)
-    write("\n".join(lines))
+    lines.append(end)
+    write("\n".join(lines), begin, end)
     print("\n".join(lines))
 
 
-def write(text: str) -> None:
+def write(text: str, begin: str, end: str) -> None:
     """Replace the section between the markers (or append it), keeping the rest of the file."""
     old = OUT.read_text()
-    if BEGIN in old:
-        head, _, rest = old.partition(BEGIN)
-        _, _, tail = rest.partition(END)
+    if begin in old:
+        head, _, rest = old.partition(begin)
+        _, _, tail = rest.partition(end)
         OUT.write_text(head + text + tail)
     else:
         OUT.write_text(old.rstrip("\n") + "\n\n" + text + "\n")

@@ -10,6 +10,8 @@ on distinct cells of the board and no queen of one attacks one of the other
   with ``--workers W`` each proof runs on W local processes with a checkpoint
   file (``--checkpoint pN.json`` in the run's folder), with ``--cluster W`` on
   a Dask LocalCluster of W one-thread workers on 127.0.0.1 (``--scheduler``);
+- ``--bounded 13:5 15:60``: board 13 with a limit of 5 s, 15 with 60 s (the
+  bound a limit-ended run proves, for the docs' "how tight");
 - ``--armies 14 ... 20 --limit 110``: the best armies within the limit, with
   the time the best value was first reported (``--progress``) and the bound;
   Ainley's 1977 sizes are the target (28, 32, 37, 42, 47, 52, 58).
@@ -166,13 +168,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--proofs", type=int, nargs="*", default=[])
     parser.add_argument("--armies", type=int, nargs="*", default=[])
+    parser.add_argument(
+        "--bounded", nargs="*", default=[], metavar="N:S", help="board N with a limit of S seconds"
+    )
     parser.add_argument("--limit", type=float, default=110.0)
     parser.add_argument("--workers", type=int, help="the proofs on W local processes")
     parser.add_argument("--cluster", type=int, help="the proofs on a LocalCluster of W workers")
     args = parser.parse_args()
     start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rows: list[str] = []
-    jobs = [(n, None) for n in args.proofs] + [(n, args.limit) for n in args.armies]
+    jobs: list[tuple[int, float | None]] = [(n, None) for n in args.proofs]
+    jobs += [(int(n), float(s)) for n, s in (pair.split(":") for pair in args.bounded)]
+    jobs += [(n, args.limit) for n in args.armies]
     with cluster(args.cluster) as scheduler:
         for n, limit in jobs:
             proof = limit is None

@@ -2,7 +2,7 @@
 
 Every answer is checked against the definition here (no white queen attacks
 a black one), the values against OEIS A250000, a brute force over every white
-army (n <= 5), CP-SAT (n <= 7) and the line search of any board; the parts
+army (n <= 6), CP-SAT (n <= 7) and the line search of any board; the parts
 against each other (each one's best is exact) and a checkpoint's claims
 against the board.
 """
@@ -57,8 +57,9 @@ def test_the_pairs_search_proves_a250000_with_and_without_symmetry(symmetry, siz
         assert len(white) == len(black) == expected
 
 
-def test_the_brute_force_over_every_white_army_agrees_to_5():
-    for n in range(1, 6):
+@pytest.mark.parametrize("sizes", [range(1, 6), pytest.param([6], marks=pytest.mark.slow)])
+def test_the_brute_force_over_every_white_army_agrees(sizes):
+    for n in sizes:
         best, _ = Board(n, n).peaceable()
         assert pairs.optimise(problem(n)).value == best == A250000[n - 1]
 
