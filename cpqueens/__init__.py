@@ -8,7 +8,6 @@
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cpqueens.backends import backends
 from cpqueens.errors import (
     BackendUnavailableError,
     CheckpointError,
@@ -26,7 +25,7 @@ from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.solution import Solution
 
 if TYPE_CHECKING:  # loaded on first use (below): a count never pays their import
-    from cpqueens.backends import BackendName
+    from cpqueens.backends import BackendName, backends
     from cpqueens.execution.checkpoint import Checkpoint
     from cpqueens.expressions import (
         Condition,
@@ -37,6 +36,9 @@ if TYPE_CHECKING:  # loaded on first use (below): a count never pays their impor
     )
     from cpqueens.tasks.optimise import Optimum
     from cpqueens.tasks.puzzles import Puzzle
+
+if not TYPE_CHECKING:  # the package, callable: cpqueens.backends() lists the engines, and
+    from cpqueens import backends  # import cpqueens.backends.base finds its module
 
 __version__ = "0.1.0"
 

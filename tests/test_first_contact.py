@@ -313,8 +313,10 @@ def test_help_of_model_says_what_a_newcomer_needs():
 @pytest.mark.slow
 def test_mypy_finds_the_types_of_the_installed_package(tmp_path):
     pytest.importorskip("mypy")
+    # every engine name type-checks (an engine declared by entry point too); a count is an int
     (tmp_path / "user.py").write_text(
-        'import cpqueens\nm = cpqueens.model(8)\nn: int = m.count()\nm.count(backend="bitmsk")\n'
+        "import cpqueens\nm = cpqueens.model(8)\nn: int = m.count()\n"
+        'm.count(backend="toy")\ns: str = m.count()\n'
     )
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "user.py"],
@@ -322,9 +324,18 @@ def test_mypy_finds_the_types_of_the_installed_package(tmp_path):
     )  # fmt: skip
     assert "import-not-found" not in result.stdout
     assert result.stdout.splitlines()[0] == (
-        'user.py:4: error: Argument "backend" to "count" of "Model" has incompatible type '
-        "\"Literal['bitmsk']\"; expected \"Literal['auto', 'cpsat', 'python-constraint', "
-        "'bitmask']\"  [arg-type]"
+        'user.py:5: error: Incompatible types in assignment (expression has type "int", '
+        'variable has type "str")  [assignment]'
+    )
+    assert "Found 1 error" in result.stdout
+    # a wrong name is refused when it is used, naming every choice
+    typo = subprocess.run(
+        [sys.executable, "-c", "import cpqueens; cpqueens.model(8).count(backend='bitmsk')"],
+        cwd=tmp_path, env=user_env(), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert typo.stderr.splitlines()[-1] == (
+        "ValueError: unknown backend 'bitmsk': expected one of 'auto', 'cpsat', "
+        "'python-constraint', 'bitmask'"
     )
 
 

@@ -22,7 +22,7 @@ an engine overrides what it can do and declares the rest in
 :class:`Capabilities`; the planner (``cpqueens.strategies.planner``) reads the
 declarations and the refusals, never an engine's name. Every search takes
 its time limit as one :class:`~cpqueens.clock.Deadline` named ``deadline``
-(None: no limit). ``backends/TEMPLATE.py`` is the template an outside engine
+(None: no limit). ``backends/template.py`` is the template an outside engine
 copies.
 """
 

@@ -12,17 +12,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import chain
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import cpqueens
 from cpqueens.backends import choices
-from cpqueens.model import DEFAULT_BACKEND, Model
-
-if TYPE_CHECKING:
-    from cpqueens.backends import BackendName
-
 from cpqueens.cli.reader import UsageError, read_board
 from cpqueens.cli.types import examples_for, queen, seconds, take_negative_cells, workers_count
+from cpqueens.model import DEFAULT_BACKEND, Model
 
 SCHEDULER_TIMEOUT = 10
 
@@ -102,7 +98,7 @@ def report_time(args: argparse.Namespace, start: float, engine: str) -> None:
 def run_count(args: argparse.Namespace) -> int:
     """``cpqueens count``: the exact number of solutions."""
     model = build_model(args)
-    engine = cast("BackendName", model.engine(args.backend))  # a resolved name
+    engine = model.engine(args.backend)  # a resolved name
     options = {
         "unique": args.unique,
         "progress": True if args.progress else (False if args.quiet or args.json else None),
@@ -261,7 +257,7 @@ def run_solve(args: argparse.Namespace) -> int:
             raise UsageError(f"--format svg draws one solution: expected --limit 1, got {limit}")
         limit = 1
     model = build_model(args)
-    engine = cast("BackendName", model.engine(args.backend))  # a resolved name
+    engine = model.engine(args.backend)  # a resolved name
     solutions = model.solutions(engine, limit=limit, unique=args.unique, time_limit=args.time_limit)
     start = time.perf_counter()
     first = next(solutions, None)  # bad input fails here, before --out is created
@@ -307,7 +303,7 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_exists(args: argparse.Namespace) -> int:
     """``cpqueens exists``: yes if the problem has a solution, no if it provably has none."""
     model = build_model(args)
-    engine = cast("BackendName", model.engine(args.backend))  # a resolved name
+    engine = model.engine(args.backend)  # a resolved name
     start = time.perf_counter()
     answer = model.exists(args.backend, time_limit=args.time_limit)  # "auto" takes find() too
     print("yes" if answer else "no")

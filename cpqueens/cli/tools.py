@@ -12,7 +12,7 @@ from cpqueens.backends import distribution, is_installed, known, preference
 
 def run_backends(args: argparse.Namespace) -> int:
     """``cpqueens backends``: every backend, installed or not, with its package's version."""
-    for name in known():
+    for name in known(every=True):  # the engines other distributions declare too
         dist = distribution(name)
         if not is_installed(name):
             status = f"missing    pip install {dist}"

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from cpqueens.backends import BackendName as BackendName  # the documented name
-from cpqueens.backends import capabilities, check_name, choices, get, is_installed, preference
+from cpqueens.backends import capabilities, check_backend, get, is_installed, preference
 from cpqueens.backends.base import NO_REGION_SEARCH
 from cpqueens.errors import NotSupportedError
 from cpqueens.lowering.columns import column_form
@@ -79,6 +79,17 @@ def strategies() -> tuple[Strategy, ...]:
 MAX_WORKERS_PER_CORE = 4
 
 
+def installed_engines() -> Iterator[str]:
+    """The installed engines, fastest first, lazily, those declared by entry point last.
+
+    The built-in and registered engines come first; the entry points of other
+    distributions are read only if it comes to them.
+    """
+    seen = preference()
+    yield from (name for name in seen if is_installed(name))
+    yield from (name for name in preference(every=True) if name not in seen and is_installed(name))
+
+
 def supports(backend: str, model: Problem) -> bool:
     """Whether ``backend`` can translate every constraint of ``model``."""
     return _unsupported(backend, model) is None
@@ -115,8 +126,7 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
             return backend  # need to state 3 * 10**8 constraints to see it)
         constraint = _unsupported(backend, model)
         if constraint is not None:
-            able = [name for name in preference() if is_installed(name)]
-            able = [name for name in able if name != backend and supports(name, model)]
+            able = [n for n in installed_engines() if n != backend and supports(n, model)]
             instead = f": use backend {able[0]!r}" if able else f": {NEEDS_DECOMPOSE}"
             raise NotSupportedError(
                 f"backend {backend!r} does not support the constraint {constraint!r} "
@@ -124,12 +134,11 @@ def resolve(model: Problem, backend: str = AUTO) -> str:
             )
         return backend
     if no_room(model.n, model.colours):  # no solution, known at once: any engine says so
-        return next(name for name in preference() if is_installed(name))
-    installed = [name for name in preference() if is_installed(name)]
-    for name in installed:
+        return next(installed_engines())
+    for name in installed_engines():
         if supports(name, model):
             return name
-    constraint = _unsupported(installed[0], model) if installed else None
+    constraint = _unsupported(next(installed_engines()), model)
     raise NotSupportedError(
         f"no installed engine states the constraint {constraint!r} "
         f"({type(constraint).__name__}): {NEEDS_DECOMPOSE}"
@@ -317,7 +326,7 @@ def route(
     >>> route(model(8, per_row=None, per_column=None).statement, "optimise", sense="maximize").form
     'cells'
     """
-    name = check_name(backend, choices())
+    name = check_backend(backend)
     own_size = size is None or size == statement.size
     if "columns" in forms and verb in _CELL_VERBS and verb != "optimise" and own_size:
         problem = column_form(statement)
@@ -349,7 +358,7 @@ def _regions_engine(puzzle: Any, name: str) -> str | None:
 
     A named engine without a region search answers the puzzle's cell form instead.
     """
-    candidates = [n for n in preference() if is_installed(n)] if name == AUTO else [name]
+    candidates = installed_engines() if name == AUTO else iter([name])
     for candidate in candidates:
         if get(candidate).region_refusal(puzzle) is None:
             return candidate
@@ -360,9 +369,8 @@ def _refusals(
     problem: Any, verb: str, size: int | None, unique: bool, sense: str | None
 ) -> Iterator[tuple[str, str | None]]:
     """(engine, why it refuses or None) for each installed engine, fastest first, lazily."""
-    for name in preference():
-        if is_installed(name):
-            yield name, get(name).cell_refusal(problem, verb, size, unique, sense)  # type: ignore[arg-type]
+    for name in installed_engines():
+        yield name, get(name).cell_refusal(problem, verb, size, unique, sense)  # type: ignore[arg-type]
 
 
 def cell_engine(

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from cpqueens.backends import (
     backends,
     capabilities,
-    check_name,
     get,
     is_installed,
     known,
     preference,
 )
+from cpqueens.backends import check_backend as engine_name
 from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.strategies import construct
@@ -86,7 +86,7 @@ def check_backend(backend: object) -> str:
 
     ``find`` takes "auto" (the portfolio) or an engine with its own free search.
     """
-    name = check_name(backend, ("auto", *known()))
+    name = engine_name(backend)
     if name != "auto" and not capabilities(name).free_search:
         searches = " or ".join(
             f"{other!r} ({get(other).TITLE or other}'s own search alone)"
