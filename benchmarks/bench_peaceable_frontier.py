@@ -7,6 +7,11 @@ on distinct cells of the board and no queen of one attacks one of the other
 (same row, column or diagonal).
 
 - ``--proofs 11 12 13``: no time limit, the optimum proved (A250000: 17, 21, 24);
+  with ``--workers W`` each proof runs on W local processes with a checkpoint
+  file (``--checkpoint pN.json`` in the run's folder), with ``--cluster W`` on
+  a Dask LocalCluster of W one-thread workers on 127.0.0.1 (``--scheduler``);
+- ``--bounded 13:5 15:60``: board 13 with a limit of 5 s, 15 with 60 s (the
+  bound a limit-ended run proves, for the docs' "how tight");
 - ``--armies 14 ... 20 --limit 110``: the best armies within the limit, with
   the time the best value was first reported (``--progress``) and the bound;
   Ainley's 1977 sizes are the target (28, 32, 37, 42, 47, 52, 58).
@@ -21,11 +26,13 @@ Rewrites the ``## Peaceable armies`` section of benchmarks/RESULTS-frontier.md
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -43,30 +50,37 @@ AINLEY = {14: 28, 15: 32, 16: 37, 17: 42, 18: 47, 19: 52, 20: 58}
 #: What the table shows, under it.
 NOTES = (
     "",
-    "Issue 39's goals: n = 11 and 12 proved within 600 s each and n = 13 (24) within "
-    "30 minutes (the 'wall' column: whole processes, one core); armies as large as "
-    "Ainley's for n = 14..20 within 120 s each with `--time-limit` (the 'first found' "
-    "column; the runs go on to their limit of 110 s, plus the process's start and the "
-    "final bound of the open subtrees).",
+    "Issue 46's goals: n = 14 (28) and n = 15 (32) proved optimal in at most an hour each "
+    "on two cores, resumable (the proofs run with `--workers 2 --checkpoint pN.json`: the "
+    "'wall' column); a time-limited run reports a bound from a real relaxation (the 'bound' "
+    "column: see below).",
     "",
-    "How: the proofs are the line-label branch-and-bound (`cpqueens/kernels/peaceable.py`, "
-    "one core); the armies of n >= 14 come from simulated annealing on the same line labels "
-    "(`cpqueens/kernels/peaceable_anneal.py`, `cpqueens/backends/bitmask/anneal.py`: runs of "
-    "50,000 flips per line from random labels, a fixed seed per run), which shares the core "
-    "turn by turn with the exact search and the proofs of the bound and raises the exact "
-    "search's incumbent. The annealing proves nothing: a run ended by its limit is "
-    "'feasible' (exit status 1) with the best bound the proofs reached, far above the "
-    "optimum (67 at n = 14, where A250000 says 28). The values of n = 14 and 15 are "
-    "A250000's proved optima; those of n = 16..20 are Ainley's constructions, the best "
-    "known, not proved optimal.",
+    "How, on a free square board (n <= 18): `cpqueens/backends/bitmask/pairs.py` and "
+    "`cpqueens/kernels/peaceable_pairs.py` label the rows and columns first (one pair of "
+    "sets per orbit of the 16 symmetries), the sum diagonals by a depth-first search and the "
+    "difference diagonals by an exact knapsack; the incumbent is the annealing's (seeded: "
+    "runs of 50,000 flips per line, stopped after 3 restarts in a row that beat nothing), "
+    "and the proof asks each of 256 parts (row sets i mod 256, with every column set) for "
+    "larger armies, on the local pool, with the checkpoint. Under a time limit a ladder of "
+    "such searches (armies of B, B halving the gap between the best found and the bound) "
+    "lowers the bound first; the bound a limit-ended run reports is floor(n^2/4) (the rows "
+    "and columns: at most st and (n-s)(n-t) for s white rows and t white columns) until a "
+    "step of the ladder finishes. On n = 16..18 none finished in 110 s on these loaded "
+    "cores, so the bound stayed floor(n^2/4). n = 19 and 20 take the line search of any "
+    "board (`cpqueens/kernels/peaceable.py`) with the annealing beside it; its bound is the "
+    "same floor(n^2/4) (the proofs sharing its core lowered nothing). The values of n = 14 "
+    "and 15 are A250000's proved optima; those of n = 16..20 are Ainley's constructions.",
     "",
     "Published computations: the PicatSAT times are those the design notes quote (n = 10 "
-    "in 85-98 s, n = 11 in 767-951 s, on other hardware). The 2021 MiniZinc challenge's "
-    "peaceable-queens instances and their results were not at hand here (no network), so "
-    "the table has no column for them.",
+    "in 85-98 s, n = 11 in 767-951 s, on other hardware): the ratio column divides them by "
+    "our wall time (whole processes: Python, numba's load, the annealing). A250000 gives no "
+    "times for its proofs of n = 14 and 15 (2025). A public repository "
+    "(github.com/jphme/math-problems, 2026, not peer reviewed) reports a C branch-and-bound "
+    "on the same line labels that refuted 29 on 14 x 14 in 231 s and 33 on 15 x 15 in 156 s "
+    "on 4 workers (about 900 and 600 core-seconds at most); here 20 and 87 CPU seconds.",
 )
-#: PicatSAT's published proof times (the design notes): n -> seconds.
-PICATSAT = {10: "85-98 s", 11: "767-951 s"}
+#: PicatSAT's published proof times (the design notes): n -> (least, most) seconds.
+PICATSAT = {10: (85, 98), 11: (767, 951)}
 
 
 def peaceful(n: int, queens: list[list[int]]) -> tuple[int, int]:
@@ -83,15 +97,29 @@ def peaceful(n: int, queens: list[list[int]]) -> tuple[int, int]:
     return len(white), len(black)
 
 
-def run(n: int, limit: float | None) -> dict[str, object]:
-    """One command-line run: its answer (checked), wall time and first time of its best value."""
+def children_cpu() -> float:
+    """The CPU seconds of this process's finished children (and theirs: the pool's workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(
+    n: int, limit: float | None, workers: int | None = None, scheduler: str | None = None
+) -> dict[str, object]:
+    """One command-line run: its answer (checked), wall and CPU time, first time of its best."""
     command = [sys.executable, "-m", "cpqueens", "optimize", "peaceable", str(n), "--json"]
     command += ["--progress"] + ([] if limit is None else ["--time-limit", f"{limit:g}"])
+    if workers is not None:
+        command += ["--workers", str(workers), "--checkpoint", f"p{n}.json"]
+    if scheduler is not None:
+        command += ["--scheduler", scheduler, "--checkpoint", f"p{n}.json"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), children_cpu()
     with tempfile.TemporaryDirectory() as folder:
         done = subprocess.run(command, capture_output=True, text=True, cwd=folder, env=env)
-    wall = time.perf_counter() - began
+    wall, cpu = time.perf_counter() - began, children_cpu() - cpu
+    if done.returncode not in (0, 1):
+        raise AssertionError(f"n = {n}: exit status {done.returncode}: {done.stderr}")
     answer = json.loads(done.stdout)
     white, black = peaceful(n, answer["queens"])
     if not white == black == answer["value"]:
@@ -101,7 +129,8 @@ def run(n: int, limit: float | None) -> dict[str, object]:
         for m in re.finditer(r"found (\d+) \(bound \d+\) at ([\d.]+) s", done.stderr)
     ]
     first = min((s for v, s in found if v == answer["value"]), default=None)
-    return {**answer, "wall": wall, "first": first, "command": " ".join(command[1:])}
+    shown = " ".join(command[1:]).replace(scheduler or "\0", "ADDRESS")
+    return {**answer, "wall": wall, "cpu": cpu, "first": first, "command": shown}
 
 
 def section(rows: list[str], args: argparse.Namespace, load: tuple[str, str]) -> str:
@@ -121,13 +150,12 @@ def section(rows: list[str], args: argparse.Namespace, load: tuple[str, str]) ->
             "`--time-limit` where given) in a subprocess; the bench checks every answer with "
             "its own code: equal armies of the size reported, no queen attacking one of the "
             "other army. 'first found' is the time the command reported that value first "
-            "(`--progress`); 'bound' is the true upper bound the run proved (the root's "
-            "knapsack bound, lowered by the proofs that share the core and by the bounds of "
-            "the subtrees left open).",
+            "(`--progress`); 'bound' is the true upper bound the run proved; 'CPU' adds every "
+            "process's (the command and its pool's workers).",
             "",
-            "| n | A250000 / best known | cpqueens | status | bound | first found | wall | "
-            "PicatSAT (proof) |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| n | A250000 / best known | cpqueens | status | bound | first found | wall | CPU "
+            "(all processes) | PicatSAT (proof) | PicatSAT / wall |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
             *rows,
             *NOTES,
             END,
@@ -140,28 +168,60 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--proofs", type=int, nargs="*", default=[])
     parser.add_argument("--armies", type=int, nargs="*", default=[])
+    parser.add_argument(
+        "--bounded", nargs="*", default=[], metavar="N:S", help="board N with a limit of S seconds"
+    )
     parser.add_argument("--limit", type=float, default=110.0)
+    parser.add_argument("--workers", type=int, help="the proofs on W local processes")
+    parser.add_argument("--cluster", type=int, help="the proofs on a LocalCluster of W workers")
     args = parser.parse_args()
     start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rows: list[str] = []
-    jobs = [(n, None) for n in args.proofs] + [(n, args.limit) for n in args.armies]
-    for n, limit in jobs:
-        known = A250000[n - 1] if n <= len(A250000) else None
-        target = f"{known}" if known is not None else f"{AINLEY[n]} (Ainley)"
-        if known is not None and n in AINLEY:
-            target += " (Ainley's too)"
-        r = run(n, limit)
-        first = "-" if r["first"] is None else f"{r['first']:.2f} s"
-        bound = str(r["bound"]) if r["status"] != "optimal" else "proved"
-        rows.append(
-            f"| {n} | {target} | {r['value']} | {r['status']} | {bound} | {first} | "
-            f"{r['wall']:.1f} s{'' if limit is None else f' (limit {limit:g} s)'} | "
-            f"{PICATSAT.get(n, '-')} |"
-        )
-        print(rows[-1], flush=True)
-        write(section(rows, args, (start_load, "(running)")))
+    jobs: list[tuple[int, float | None]] = [(n, None) for n in args.proofs]
+    jobs += [(int(n), float(s)) for n, s in (pair.split(":") for pair in args.bounded)]
+    jobs += [(n, args.limit) for n in args.armies]
+    with cluster(args.cluster) as scheduler:
+        for n, limit in jobs:
+            proof = limit is None
+            r = run(n, limit, args.workers if proof else None, scheduler if proof else None)
+            rows.append(row(n, limit, r))
+            print(rows[-1], flush=True)
+            write(section(rows, args, (start_load, "(running)")))
     end_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     write(section(rows, args, (start_load, end_load)))
+
+
+@contextlib.contextmanager
+def cluster(workers: int | None):  # type: ignore[no-untyped-def]
+    """A Dask LocalCluster of ``workers`` one-thread processes on 127.0.0.1, or nothing."""
+    if workers is None:
+        yield None
+        return
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None,
+    ) as local:  # fmt: skip
+        yield local.scheduler_address
+
+
+def row(n: int, limit: float | None, r: dict[str, object]) -> str:
+    """One line of the table."""
+    known = A250000[n - 1] if n <= len(A250000) else None
+    target = f"{known}" if known is not None else f"{AINLEY[n]} (Ainley)"
+    if known is not None and n in AINLEY:
+        target += " (Ainley's too)"
+    first = "-" if r["first"] is None else f"{r['first']:.2f} s"
+    bound = str(r["bound"]) if r["status"] != "optimal" else "proved"
+    wall, cpu = float(r["wall"]), float(r["cpu"])  # type: ignore[arg-type]
+    picat = PICATSAT.get(n)
+    ratio = "-" if picat is None else f"{picat[0] / wall:.0f}-{picat[1] / wall:.0f}x"
+    return (
+        f"| {n} | {target} | {r['value']} | {r['status']} | {bound} | {first} | "
+        f"{wall:.1f} s{'' if limit is None else f' (limit {limit:g} s)'} | {cpu:.1f} s | "
+        f"{'-' if picat is None else f'{picat[0]}-{picat[1]} s'} | {ratio} |"
+    )
 
 
 def write(text: str) -> None:

@@ -25,6 +25,7 @@ examples:
   cpqueens optimize independence --board grid.txt --count
   cpqueens optimize domination 20 --time-limit 60   the best found (11), with its bound (10)
   cpqueens optimize domination 15 --checkpoint d15.json   no 8 queens cover 15x15: resumable
+  cpqueens optimize peaceable 15 --workers 2 --checkpoint p15.json   32 each, proved: resumable
 """
 
 

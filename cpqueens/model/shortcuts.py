@@ -99,9 +99,10 @@ def peaceable(
 ) -> Optimum:
     """The largest k such that k white and k black pieces attack none of the other army.
 
-    OEIS A250000 for queens; queens come back as (row, col, army). Proved by
-    the compiled line search on one core (``workers`` is not used there);
-    ``count=True`` counts the optimal armies with CP-SAT.
+    OEIS A250000 for queens; queens come back as (row, col, army). On a free
+    square board the proof runs in parts (``workers``, ``executor``,
+    ``checkpoint``: the same call resumes); on other boards by the compiled
+    line search on one core. ``count=True`` counts the optimal armies with CP-SAT.
 
     >>> peaceable(5).value
     4

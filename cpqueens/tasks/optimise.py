@@ -159,7 +159,8 @@ def optimise(
     ``progress(value, bound, seconds)`` called on each better solution;
     ``engine`` is the one the planner chose ("python-constraint" steps the
     size instead, proving each step by exhausting the next: small boards only).
-    A search that runs in parts (queens dominating a free square board) also
+    A search that runs in parts (queens dominating a free square board, or
+    peaceable armies on one) also
     takes ``checkpoint`` (a file: the same call resumes), ``executor`` (a
     Dask cluster's) and ``workers`` (local processes): :mod:`cpqueens.tasks.parts`.
     """

@@ -1,7 +1,8 @@
 """An engine's exhaustive search in parts: here, on the local pool or any executor, resumable.
 
 An engine whose proof is long (the queens' domination search of
-:mod:`cpqueens.backends.bitmask.domination`) splits it into parts and hands
+:mod:`cpqueens.backends.bitmask.domination`, the peaceable armies of
+:mod:`cpqueens.backends.bitmask.pairs`) splits it into parts and hands
 them to a :class:`Runner`, which this task layer builds from the verb's
 options: ``workers`` (local processes, :func:`cpqueens.execution.pool.local_pool`),
 ``executor`` (any ``concurrent.futures.Executor``: a Dask cluster's
@@ -22,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, CancelledError, Executor
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.clock import Deadline, seconds_left
@@ -144,7 +145,9 @@ class Runner:
                     if isinstance(error, CountInterrupted):
                         raise
                     saved = None if journal is None else str(journal.path)
-                    raise CountInterrupted(len(done), len(parts), saved) from error
+                    # Ctrl-C may land after a save's rename, before ``done`` took note of it
+                    finished = len(done) if journal is None else journal.saved()
+                    raise CountInterrupted(finished, len(parts), saved) from error
                 except (BrokenExecutor, CancelledError, OSError) as error:
                     if self.executor is None and not isinstance(error, BrokenExecutor):
                         raise
@@ -154,6 +157,10 @@ class Runner:
                         raise
                     raise _lost(error, len(done), len(parts), journal) from error
         return parts, done
+
+    def unsaved(self) -> Runner:
+        """The same runner without its checkpoint: for searches not worth resuming (quick steps)."""
+        return replace(self, checkpoint=None)
 
     def _run(
         self,
@@ -239,6 +246,7 @@ def engine_options(
         if value is not None:
             raise NotSupportedError(
                 f"{name} is for a search that runs in parts (queens dominating a free square "
-                f"board, by the bitmask engine); this optimisation is one search, got {value!r}"
+                "board, or two peaceable armies of queens on one, by the bitmask engine); this "
+                f"optimisation is one search, got {value!r}"
             )
     return {}

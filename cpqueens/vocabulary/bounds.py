@@ -9,7 +9,10 @@ worse than them:
   them at most one: the family's lines plus those cells (the rows: n);
 - the largest peaceable armies: over a family of disjoint lines, each line
   goes to one army, so the two armies split the family's cells (a knapsack:
-  the largest m both can reach);
+  the largest m both can reach); and where rows and columns are lines (queens,
+  rooks), one army holds its rows and columns, the other the rest: m white
+  and m black on R x C need ``m <= s t`` and ``m <= (R - s)(C - t)`` for some
+  s rows and t columns (:func:`grid_bound`);
 - the fewest queens dominating a full n x n board (no holes, not toroidal,
   no knight's moves): ``ceil(n/2)``, except n = 3 and 11 where it is
   ``(n-1)/2`` (Raghavan & Venkatesan 1987 and Spencer for ``(n-1)/2``;
@@ -69,12 +72,23 @@ def split_bound(sizes: Sequence[int]) -> int:
     return max(min(t, total - t) for t in range(total + 1) if reach >> t & 1)
 
 
+def grid_bound(rows: int, cols: int) -> int:
+    """The largest m such that m <= s t and m <= (rows - s)(cols - t) for some s and t.
+
+    >>> grid_bound(8, 8), grid_bound(13, 13), grid_bound(3, 5)
+    (16, 42, 3)
+    """
+    return max(
+        min(s * t, (rows - s) * (cols - t)) for s in range(rows + 1) for t in range(cols + 1)
+    )
+
+
 def upper(problem: CellProblem) -> int | None:
     """A true upper bound on the size of any solution (None: no bound short of the free cells).
 
     >>> from cpqueens.vocabulary.cells import CellBoard
     >>> upper(CellProblem(CellBoard(8, 8))), upper(CellProblem(CellBoard(5, 5), armies=2))
-    (8, 10)
+    (8, 6)
     """
     free = len(problem.board.free)
     if problem.size is not None:
@@ -90,6 +104,9 @@ def upper(problem: CellProblem) -> int | None:
             best = min(best, len(family) + outside)
         else:
             best = min(best, split_bound(sizes + [1] * outside))
+    board = problem.board
+    if problem.armies == 2 and board.attack in ("queen", "rook"):
+        best = min(best, grid_bound(board.rows, board.cols))
     return best
 
 

@@ -210,8 +210,13 @@ REFUSED_OPTIMISATION = (
 
 
 def runs_parts(problem: CellProblem, sense: str) -> bool:
-    """Whether ``optimise`` takes a runner of parts for ``problem`` (queens dominating a board)."""
-    return domination.runs_parts(problem, sense)
+    """Whether ``optimise`` takes a runner of parts for ``problem``.
+
+    Queens dominating a free square board, or peaceable armies on one.
+    """
+    from cpqueens.backends.bitmask import pairs
+
+    return domination.runs_parts(problem, sense) or pairs.runs_parts(problem, sense)
 
 
 def supports_optimise(problem: CellProblem, sense: str) -> bool:
@@ -236,9 +241,10 @@ def optimise(
 ) -> Any:
     """The largest peaceable armies, or the fewest queens dominating a free square board.
 
-    The armies by the line-label branch-and-bound (:mod:`cells_lines`), the
-    queens by :mod:`~cpqueens.backends.bitmask.domination` (its parts through
-    ``run``, the task's runner, when there is one).
+    The armies on a free square board by :mod:`~cpqueens.backends.bitmask.pairs`,
+    on any other board by the line-label branch-and-bound (:mod:`cells_lines`), the
+    queens by :mod:`~cpqueens.backends.bitmask.domination` (the parts of both
+    through ``run``, the task's runner, when there is one).
     """
     from cpqueens.backends.bitmask import lines as cells_lines
 
@@ -246,5 +252,9 @@ def optimise(
         raise NotSupportedError(REFUSED_OPTIMISATION)
     if sense == "minimize":
         return domination.optimise(problem, sense, deadline=deadline, run=run, **options)
+    from cpqueens.backends.bitmask import pairs  # peaceable armies on a free square board
+
+    if pairs.applies(problem):
+        return pairs.optimise(problem, sense, deadline=deadline, run=run, **options)
     time_limit = None if deadline is None else deadline.left()  # the line search runs in slices
     return cells_lines.optimise(problem, sense, time_limit=time_limit, **options)
