@@ -9,6 +9,9 @@ machine to itself: "at once" is measured in CPU seconds, waits are for events.
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 
 import cpqueens
@@ -31,3 +34,39 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def backend(request: pytest.FixtureRequest) -> str:
     """The name of one installed backend."""
     return request.param
+
+
+@pytest.fixture(autouse=True)
+def _no_process_outlives_its_test(monkeypatch: pytest.MonkeyPatch):
+    """Kill what a test started and left running (with its workers) when the test ends.
+
+    A test that fails before it stops its CLI process (an assertion while it
+    waits on a busy machine) would otherwise leave a search running for hours,
+    slowing every later test and its neighbours' on a shared machine.
+    """
+    import subprocess
+
+    from tests.processes import children
+
+    started: list[subprocess.Popen] = []
+    plain = subprocess.Popen.__init__
+
+    def tracked(self: subprocess.Popen, *args: object, **kwargs: object) -> None:
+        plain(self, *args, **kwargs)  # type: ignore[arg-type]
+        started.append(self)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", tracked)
+    yield
+    for job in started:
+        if job.poll() is None:
+            tree, stack = [], [job.pid]
+            while stack:
+                pid = stack.pop()
+                tree.append(pid)
+                stack += children(pid)
+            for pid in reversed(tree):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            job.wait()
