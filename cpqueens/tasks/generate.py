@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.bitmask import regions as regions_bitmask
 from cpqueens.tasks.deduce import compiled
-from cpqueens.vocabulary.regions import Cell, RegionPuzzle
+from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, RegionPuzzle
 from cpqueens.words import plural
 
 if TYPE_CHECKING:
@@ -70,7 +70,9 @@ def generate(
         raise ValueError(
             f"no puzzle with {stars} stars (and no given queens) is easy: the last-cells rule "
             f"needs a unit of exactly {stars} cells, and {stars} connected cells touch; "
-            "expected difficulty 'medium' or 'hard'"
+            "expected difficulty "
+            + ", ".join(repr(level) for level in DIFFICULTIES if level != "easy")
+            + " or None (any puzzle the rules solve)"
         )
     free = cls(size, tuple((r,) * size for r in range(size)), stars=stars)
     reason = regions_bitmask.refuses(free)
@@ -119,7 +121,10 @@ def _check_room(n: int, k: int) -> None:
     """Refuse at once a grid where k stars per row cannot stand, none touching.
 
     Two neighbouring rows hold 2k stars, and no two may share or neighbour a
-    column: so 2k <= ceil(n / 2), n >= 4k - 1 (n >= 4k when n is even).
+    column: so 2k <= ceil(n / 2), n >= 4k - 1 (n >= 4k when n is even). That
+    bound is necessary, not sufficient: a size that passes it is then
+    searched for one arrangement (7 x 7 with 2 stars and 11 x 11 with 3 have
+    none, and are refused by that search).
     """
     if n == 1:
         return

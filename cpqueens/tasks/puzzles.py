@@ -425,7 +425,8 @@ class Puzzle(RegionPuzzle):
         r"""The puzzle as a statement: ``cpqueens.model(puzzle)`` holds it for any number of stars.
 
         Its stars are quotas per row, column and region; no two stars touch
-        (king steps); with ``diagonals`` the long diagonals attack too.
+        (king steps); with ``diagonals`` no two share a diagonal either (any
+        diagonal, of any length).
         Givens become placed pieces, blocked cells blocked. Every verb of the
         puzzle answers this statement, the bitmask engine by its region search.
 

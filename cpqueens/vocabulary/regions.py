@@ -3,9 +3,10 @@
 A :class:`RegionPuzzle` is an n x n grid split into n regions. A solution puts
 ``stars`` queens (stars) in every row, every column and every region, no two
 of them touching, not even diagonally (king adjacency). With
-``diagonals=True`` the queens' long diagonals attack too: no two queens share
-a diagonal. ``queens`` are the givens (cells that must hold a queen) and
-``blocked`` the cells where none may stand.
+``diagonals=True`` no two queens share a diagonal either (any diagonal, of any
+length: they attack along diagonals as chess queens do). ``queens`` are the
+givens (cells that must hold a queen) and ``blocked`` the cells where none may
+stand; a cell is not both.
 
 Two readable forms, each read back exactly as written:
 
@@ -137,6 +138,12 @@ class RegionPuzzle:
         object.__setattr__(self, "regions", tuple(grid))
         object.__setattr__(self, "queens", cells_of(self.queens, n, "given queens"))
         object.__setattr__(self, "blocked", cells_of(self.blocked, n, "blocked cells"))
+        both = sorted(set(self.queens) & set(self.blocked))
+        if both:
+            raise ValueError(
+                f"the given queen at {both[0]} stands on a blocked cell: a cell is either a "
+                "given queen or blocked, not both"
+            )
         labels = self.labels or SYMBOLS[:n]
         if not isinstance(labels, str) or len(labels) != n or len(set(labels)) != n:
             raise ValueError(f"labels must be {n} distinct symbols, got {labels!r}")
