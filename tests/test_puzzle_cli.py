@@ -113,7 +113,7 @@ def test_count_is_exact(folder):
 def test_explain(folder):
     result = run("explain", "queens.txt", cwd=folder)
     assert result.returncode == 0
-    assert result.stdout.splitlines()[-1] == "difficulty: medium"
+    assert result.stdout.splitlines()[-1] == "difficulty: easy"
     assert "region E lies within column 4" in result.stdout
     data = json.loads(run("explain", "queens.json", "--format", "json", cwd=folder).stdout)
     assert data["queens"] == [list(cell) for cell in SOLUTION_5]
@@ -350,7 +350,7 @@ def test_verify_an_answer_from_the_command_line_or_a_file(folder):
         (("count", "-"), "stars 0\nAB\nBB\n", "stars must be between 1 and 1 on a 2x2 grid"),
         (("new", "--size", "61", "--stars", "31"), "", "expected a size of at least 123"),
         (("new", "--size", "30", "--stars", "6"), "", "has 5,313,000 of them, more than its"),
-        (("new", "--size", "10", "--stars", "2", "--difficulty", "easy"), "", "is easy"),
+        (("new", "--size", "7", "--stars", "2"), "", "no 7x7 grid holds 2 stars in every row"),
     ],
 )
 def test_bad_or_impossible_input_is_refused_in_one_line(folder, args, stdin, message):

@@ -49,14 +49,20 @@ def test_a_given_queen_on_a_blocked_cell_is_refused_by_every_read():
     assert Puzzle(2, ((0, 1), (1, 1)), queens=[(0, 1)], blocked=[(1, 0)]).blocked == ((1, 0),)
 
 
-def test_easy_with_two_stars_names_every_difficulty_that_can_be_asked():
+def test_an_unknown_difficulty_names_every_difficulty_that_can_be_asked():
     with pytest.raises(ValueError) as refused:
-        Puzzle.generate(10, stars=2, difficulty="easy")
-    message = str(refused.value)
-    assert "\n" not in message
-    assert message.endswith(
-        "expected difficulty 'medium', 'hard', 'needs search' or None (any puzzle the rules solve)"
+        Puzzle.generate(10, stars=2, difficulty="fiendish")
+    assert str(refused.value) == (
+        "unknown difficulty 'fiendish': expected one of 'easy', 'medium', 'hard', 'expert', "
+        "'needs search'"
     )
+
+
+def test_easy_star_battle_is_made_now_that_confined_lines_are_easy():
+    # It was refused ("no puzzle with 2 stars is easy"): the last-cells rule alone cannot
+    # start, but a region confined to its lines can.
+    p, solution = Puzzle.generate(10, stars=2, difficulty="easy", seed=1)
+    assert p.rate() == "easy" and p.solve() == solution
 
 
 @pytest.mark.parametrize(("size", "stars"), [(7, 2), (11, 3)])

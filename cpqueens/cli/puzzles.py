@@ -153,8 +153,9 @@ def add_puzzle_commands(commands: Any) -> None:
     new.add_argument("--size", metavar="N", type=int, required=True, help="the grid is N x N")
     new.add_argument("--stars", metavar="K", type=int, default=1, help="per row (default 1)")
     new.add_argument(
-        "--difficulty", choices=("easy", "medium", "hard", "needs-search"),
-        help="the rules a player needs (default: any that deduction alone solves)",
+        "--difficulty", choices=("easy", "medium", "hard", "expert", "needs-search"),
+        help="the techniques a player needs, and how often (default: any puzzle the rules "
+        "up to k regions in k lines solve)",
     )  # fmt: skip
     new.add_argument("--seed", metavar="S", type=int, help="the same seed, the same puzzle")
     new.add_argument("--format", choices=("board", "json", "svg"), default="board")

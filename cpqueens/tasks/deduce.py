@@ -7,12 +7,19 @@ columns and regions are masks too, so a rule is a few ``&``, ``|`` and
 on thousands of candidate grids. Rules are tried easiest first, and each step
 is recorded in words, cells written 0-based ``(row, col)``:
 
-- level 1 (easy): a unit (row, column or region) with exactly as many
-  unknown cells as queens it still needs fills them;
-- level 2 (medium): a unit confined to one unit of another kind claims it
-  (the other cells there are crossed out);
-- level 3 (hard): k units confined to k others, or a cell whose queen would
-  leave some unit without room.
+- level 1: a unit (row, column or region) with exactly as many
+  unknown cells as queens it still needs fills them ("last cells");
+- level 2: a unit confined to one unit of another kind claims it
+  (the other cells there are crossed out: "confined");
+- level 3: a region's shape (:mod:`cpqueens.tasks.rules`: the cells every
+  free cell of a one-queen unit rules out), k units confined to k others
+  ("confined pair", "confined group"), or a cell whose queen would leave
+  some unit without room ("would empty");
+- level 4: a lookahead of 1, then 2 rounds of the level 1-2 rules after a
+  trial queen ("lookahead 1", "lookahead 2").
+
+A puzzle's difficulty is not the deepest level but the techniques used and
+how often (:mod:`cpqueens.tasks.levels`).
 
 The rules are sound: a queen they place stands in every solution, a cell they
 cross out in none; a unit left without room means no solution holds the
@@ -21,17 +28,20 @@ queens placed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
+from cpqueens.tasks import rules
 from cpqueens.words import plural
 
 if TYPE_CHECKING:
     from cpqueens.clock import Deadline
     from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 
+#: The level of a step that search takes, when the rules stop.
+SEARCH = 5
 #: The cells the trial rule tries per array operation (some 3 MB of arrays at 62 x 62).
 CHUNK = 128
 #: The three kinds of unit, in the order the rules look at them.
@@ -54,7 +64,7 @@ def name(cell: Cell) -> str:
 
 @dataclass(frozen=True)
 class Step:
-    """One deduction: the rule used, its level (1 easy .. 3 hard, 4 search), words, and effects."""
+    """One deduction: the rule used, its level (1 .. 4 the rules, 5 search), words, and effects."""
 
     rule: str
     level: int
@@ -151,7 +161,7 @@ class Deducer:
 
     ``player`` are queens a player has placed (after the givens), ``crossed``
     the cells a player has crossed out;
-    ``max_level`` the deepest rule tried (1 easy .. 3 hard); ``record=False``
+    ``max_level`` the deepest rule tried (1 .. 4; the compiled rules stop at 3); ``record=False``
     keeps no words (the generator's fast path); ``max_group`` caps the
     groups of the level 3 rule (default n // 2: every size that can claim
     others). ``run()`` applies the rules.
@@ -162,7 +172,7 @@ class Deducer:
         puzzle: RegionPuzzle,
         deadline: Deadline | None = None,
         player: tuple[Cell, ...] = (),
-        max_level: int = 3,
+        max_level: int = 4,
         record: bool = True,
         max_group: int | None = None,
         crossed: tuple[Cell, ...] = (),
@@ -406,10 +416,8 @@ class Deducer:
                 f"{inner_names} {verb} within {outer_names}: cross out the other "
                 f"{many} cell{'s' if many > 1 else ''} there"
             )
-        self.record(
-            "confined" if size == 1 else "confined group", 2 if size == 1 else 3,
-            text, crossed=crossed,
-        )  # fmt: skip
+        rule = "confined" if size == 1 else "confined pair" if size == 2 else "confined group"
+        self.record(rule, 2 if size == 1 else 3, text, crossed=crossed)
         return True
 
     def trial(self) -> bool:
@@ -479,6 +487,24 @@ class Deducer:
             self._numpy = (np.concatenate([lines, regions]), removes)
         return self._numpy
 
+    def _ladder(self) -> list[tuple[int, Callable[[], bool]]]:
+        """The rules past the last cells, easiest first, each with its level.
+
+        A unit confined to one other (2); a shape, k units confined to k
+        others, a cell whose queen would leave a unit without room (3); the
+        lookahead of 1, then 2 rounds (4).
+        """
+        ladder: list[tuple[int, Callable[[], bool]]] = [
+            (2, lambda: self.confined(1)),
+            (3, lambda: rules.shape(self)),
+        ]
+        ladder += [(3, partial(self.confined, size)) for size in range(2, self.max_group + 1)]
+        ladder.append((3, self.trial))
+        ladder += [
+            (4, partial(rules.lookahead, self, depth)) for depth in range(1, rules.DEPTH + 1)
+        ]
+        return ladder
+
     def run(self, steps: int | None = None) -> tuple[int, bool]:
         """Apply the rules until solved or stuck: (the deepest level used, whether solved).
 
@@ -510,19 +536,13 @@ class Deducer:
             if self.singles():
                 continue
             moved = False
-            size = 1
-            while self.max_level >= 2 and size <= self.max_group:
-                if size > 1 and self.max_level < 3:
+            for level, rule in self._ladder():
+                if level > self.max_level:
                     break
-                if self.confined(size):
+                if rule():
                     moved = True
-                    deepest = max(deepest, 2 if size == 1 else 3)
+                    deepest = max(deepest, level)
                     break
-                if size == 1 and self.max_level >= 3 and self.trial():
-                    moved = True
-                    deepest = max(deepest, 3)
-                    break
-                size += 1
             if not moved:
                 return deepest, False
         self.contradiction = True

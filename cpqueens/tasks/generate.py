@@ -6,25 +6,32 @@ each holding ``stars`` of its queens. Then cells move between neighbouring
 regions (never a queen's cell, every region kept connected), and the
 player's rules (:mod:`cpqueens.tasks.deduce`) steer the moves:
 
-1. a move is kept when the rules up to the target level (groups of at most
-   :data:`GROUP` units in the level 3 rule) decide at least as
+1. a move is kept when the compiled rules up to the target level (groups
+   of at most :data:`GROUP` units in the level 3 rule) decide at least as
    many cells as before (ties broken by how close the rows, columns and
    regions are to their last cells), until those rules solve the grid, which
-   proves it has one solution and no other;
-2. for "medium" and "hard", moves that keep the grid solved at the target
-   level then wear down the level below (fewer cells decided), until it no
-   longer solves the grid: the puzzle needs exactly the target level.
+   proves it has one solution and no other ("easy": the last cells and
+   confined lines, level 2; the others level 3, :data:`STEER`);
+2. for "medium" and "hard", moves that keep the grid solved at level 3 then
+   wear down level 2 (fewer cells decided), until it no longer solves the
+   grid: the puzzle needs a shape, a group or a cell that would empty a unit.
 
-"needs search" is one level further (:func:`_beyond_rules`): the grid is
-steered until the rules solve it, then moves that keep it unique (the
-compiled search finds one solution and no other) wear the rules down until
-they no longer solve it.
+The puzzle is then rated as ``rate()`` rates it (the techniques its
+explanation uses and how often, :mod:`cpqueens.tasks.levels`), and kept only
+if that is the difficulty asked. "expert" is one level further
+(:func:`_beyond_rules`): the grid is steered until the rules solve it, then
+moves that keep it unique (the compiled search finds one solution and no
+other) wear the compiled rules down until they no longer solve it; the
+lookahead then finishes most such grids. "needs search" goes on wearing
+(:func:`_beyond_lookahead`) until the lookahead stops short too: rare with
+one star.
 
 An attempt that stops improving for :data:`PATIENCE` moves starts afresh
-from a new solution. Without a difficulty the target is "hard" (any puzzle
-deduction alone solves). The rules run compiled (:mod:`cpqueens.kernels.deduce`:
-the same steps as the :class:`~cpqueens.tasks.deduce.Deducer`, some hundred
-times faster), on thousands of grids per puzzle.
+from a new solution. Without a difficulty the target is any puzzle the
+level 3 rules solve. The steering rules run compiled
+(:mod:`cpqueens.kernels.deduce`: the same steps as the
+:class:`~cpqueens.tasks.deduce.Deducer` up to level 3, some hundred times
+faster), on thousands of grids per puzzle.
 """
 
 from __future__ import annotations
@@ -34,8 +41,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.bitmask import regions as regions_bitmask
-from cpqueens.tasks.deduce import compiled
-from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, RegionPuzzle
+from cpqueens.tasks import levels
+from cpqueens.tasks.deduce import Deducer, compiled
+from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 from cpqueens.words import plural
 
 if TYPE_CHECKING:
@@ -46,8 +54,14 @@ PATIENCE = 200
 #: The largest groups of the level 3 rule while steering (fewer rules, same soundness:
 #: a grid they solve, every rule solves; the rating afterwards uses them all).
 GROUP = 3
-LEVELS = {"easy": 1, "medium": 2, "hard": 3}
-LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
+#: Each difficulty's steering: the compiled rules' level that must solve the grid, and
+#: whether the level below is then worn down (so that the puzzle needs a level 3 rule).
+STEER: dict[str | None, tuple[int, bool]] = {
+    "easy": (2, False),
+    "medium": (3, True),
+    "hard": (3, True),
+    None: (3, False),
+}
 
 
 def generate(
@@ -66,14 +80,6 @@ def generate(
     generator runs, is refused at once with a ValueError.
     """
     _check_room(size, stars)
-    if difficulty == "easy" and stars > 1:
-        raise ValueError(
-            f"no puzzle with {stars} stars (and no given queens) is easy: the last-cells rule "
-            f"needs a unit of exactly {stars} cells, and {stars} connected cells touch; "
-            "expected difficulty "
-            + ", ".join(repr(level) for level in DIFFICULTIES if level != "easy")
-            + " or None (any puzzle the rules solve)"
-        )
     free = cls(size, tuple((r,) * size for r in range(size)), stars=stars)
     reason = regions_bitmask.refuses(free)
     if reason is not None:
@@ -93,15 +99,15 @@ def generate(
         regions = _grow_regions(size, stars, solution, rng)
         if regions is None:
             continue
-        if difficulty == "needs search":
+        if difficulty in ("expert", "needs search"):
             puzzle = _beyond_rules(cls, size, stars, regions, solution, rng, deadline)
-            if puzzle is None or _rating(puzzle, deadline) != "needs search":
+            if puzzle is not None and difficulty == "needs search":
+                puzzle = _beyond_lookahead(cls, puzzle, solution, rng, deadline)
+            if puzzle is None or _rating(puzzle, deadline) != difficulty:
                 continue
         else:
-            target = LEVELS[difficulty] if difficulty is not None else 3
-            puzzle = _steered(
-                cls, size, stars, regions, solution, target, rng, deadline, difficulty is not None
-            )
+            target, exact = STEER[difficulty]
+            puzzle = _steered(cls, size, stars, regions, solution, target, rng, deadline, exact)
             if puzzle is None:
                 continue
             rating = _rating(puzzle, deadline)
@@ -138,14 +144,14 @@ def _check_room(n: int, k: int) -> None:
 
 
 def _rating(puzzle: RegionPuzzle, deadline: Deadline | None) -> str:
-    """The difficulty of a puzzle with one solution: the deepest rule, or "needs search".
+    """The difficulty of a puzzle with one solution, as ``rate()`` gives it.
 
-    The rules run compiled, as ``rate()`` runs them (every group size).
+    The techniques the deducer's steps use and how often
+    (:func:`cpqueens.tasks.levels.level`), or "needs search".
     """
-    if deadline is not None:
-        deadline.check()
-    deepest, state, _ = compiled(puzzle.n, puzzle.stars, puzzle.regions, puzzle.diagonals)
-    return LEVEL_NAMES[deepest] if state == 1 else "needs search"
+    deducer = Deducer(puzzle, deadline)
+    _, solved = deducer.run()
+    return levels.level((step.rule for step in deducer.steps), solved)
 
 
 def _score(
@@ -299,6 +305,33 @@ def _beyond_rules(
             deadline.check()
         _, state, score = compiled(n, k, regions)  # every rule, groups of every size
         return score, state == 1
+
+    def kept() -> bool:
+        return regions_bitmask.count(cls(n, regions, stars=k), 2, deadline=deadline) == 1
+
+    if not _wear(regions, moves, lower, kept):
+        return None
+    return _renumbered(cls(n, regions, stars=k))
+
+
+def _beyond_lookahead(
+    cls: Any, puzzle: Any, solution: list[Cell], rng: random.Random, deadline: Deadline | None
+) -> Any | None:
+    """``puzzle`` worn down until every rule, the lookahead included, stops short; or None.
+
+    The moves kept keep it unique (the compiled search) and let the rules
+    (plain Python, :class:`~cpqueens.tasks.deduce.Deducer`) decide no more.
+    Such puzzles are rare with one star: the lookahead of 2 rounds solves
+    most grids that the other rules leave.
+    """
+    n, k = puzzle.n, puzzle.stars
+    regions = [list(row) for row in puzzle.regions]
+    moves = _moves(n, regions, set(solution), rng)
+
+    def lower() -> tuple[float, bool]:
+        deducer = Deducer(cls(n, regions, stars=k), deadline, record=False)
+        _, solved = deducer.run()
+        return float(deducer.decided()), solved
 
     def kept() -> bool:
         return regions_bitmask.count(cls(n, regions, stars=k), 2, deadline=deadline) == 1

@@ -14,7 +14,7 @@
 >>> p.count(), p.solve()
 (1, ((0, 2), (1, 0), (2, 3), (3, 1), (4, 4)))
 >>> p.rate()
-'medium'
+'easy'
 """
 
 from __future__ import annotations
@@ -29,16 +29,17 @@ from cpqueens.drawing import regions as region_drawing
 from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 from cpqueens.lowering.regions import statement_of
 from cpqueens.strategies.planner import Route, route
-from cpqueens.tasks import generate, optimise, screenshots
-from cpqueens.tasks.deduce import Deducer, Step, name
+from cpqueens.tasks import generate, levels, optimise, screenshots
+from cpqueens.tasks.deduce import SEARCH, Deducer, Step, name
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle, cells_of
 from cpqueens.vocabulary.statement import Statement
 
 #: The engines a puzzle counts with; "auto" is the compiled search.
 #: What :meth:`Puzzle.rate` and :meth:`Puzzle.explain` say: a difficulty, or why there is none.
-Verdict = Literal["easy", "medium", "hard", "needs search", "no solution", "several solutions"]
-LEVEL_NAMES: dict[int, Verdict] = {1: "easy", 2: "medium", 3: "hard"}
+Verdict = Literal[
+    "easy", "medium", "hard", "expert", "needs search", "no solution", "several solutions"
+]
 
 
 def _route(puzzle: RegionPuzzle, backend: object, verb: str) -> Route:
@@ -206,28 +207,35 @@ class Puzzle(RegionPuzzle):
     def explain(self, *, time_limit: float | None = None) -> Explanation:
         """The deduction steps a player would take, and the difficulty they need.
 
-        Each step uses the easiest rule that makes progress: the last cells of
-        a row, column or region (easy); a region confined to one row or column
-        claims it, or a line to one region (medium); k units confined to k
-        others, or a cell whose queen would leave a unit without room (hard).
-        When the rules stop short, the rest comes from search and the
-        difficulty is "needs search"; a puzzle without exactly one solution
-        has the difficulty "no solution" or "several solutions" (its steps
-        end where the rules stop). Cells are 0-based ``(row, col)``, rows and
-        columns numbered from 0 as everywhere else.
+        Each step uses the easiest rule that makes progress, named as players
+        name them: the last cell of a row, column or region; a region
+        confined to one line claims it (or a line confined to one region); a
+        region's shape (the cells every free cell of a region rules out); k
+        regions in k lines; a cell whose queen would empty a unit; a
+        lookahead of 1, then 2 rounds of the first rules after a trial queen.
+        The difficulty comes from the techniques used and how often
+        (:mod:`cpqueens.tasks.levels`): "easy", "medium", "hard", "expert".
+        When even the lookahead stops short, the rest comes from search and
+        the difficulty is "needs search"; a puzzle without exactly one
+        solution has the difficulty "no solution" or "several solutions" (its
+        steps end where the rules stop). Cells are 0-based ``(row, col)``,
+        rows and columns numbered from 0 as everywhere else.
         """
         return self._explain(_clock(time_limit))
 
     def _explain(self, deadline: Deadline | None) -> Explanation:
         deducer = Deducer(self, deadline)
-        deepest, solved = deducer.run()
+        _, solved = deducer.run()
         steps = list(deducer.steps)
         queens = deducer.placed()
         if solved:
             self._verify(queens)
-            return Explanation(tuple(steps), LEVEL_NAMES[deepest], queens, self)
+            level = levels.level(step.rule for step in steps)
+            return Explanation(tuple(steps), level, queens, self)
         if deducer.contradiction:  # the rules are sound: no solution holds these queens
-            steps.append(Step("search", 4, "a rule is broken here: the puzzle has no solution"))
+            steps.append(
+                Step("search", SEARCH, "a rule is broken here: the puzzle has no solution")
+            )
             return Explanation(tuple(steps), "no solution", queens, self)
         found = self._solutions(2, "auto", deadline)
         if len(found) == 1:
@@ -235,7 +243,7 @@ class Puzzle(RegionPuzzle):
             steps.append(
                 Step(
                     "search",
-                    4,
+                    SEARCH,
                     "the rules stop here; search places the rest: "
                     + ", ".join(name(cell) for cell in rest),
                     rest,
@@ -244,7 +252,7 @@ class Puzzle(RegionPuzzle):
             return Explanation(tuple(steps), "needs search", found[0], self)
         verdict: Verdict = "no solution" if not found else "several solutions"
         why = "no solution" if not found else "at least 2 solutions"
-        steps.append(Step("search", 4, f"the rules stop here; the puzzle has {why}"))
+        steps.append(Step("search", SEARCH, f"the rules stop here; the puzzle has {why}"))
         return Explanation(tuple(steps), verdict, queens, self)
 
     def hint(
@@ -299,27 +307,17 @@ class Puzzle(RegionPuzzle):
             return None
         return Step(
             "search",
-            4,
+            SEARCH,
             f"the rules stop here; search puts a queen at {name(rest[0])}",
             rest[:1],  # type: ignore[arg-type]
         )
 
     def rate(self, *, time_limit: float | None = None) -> Verdict:
-        """The difficulty: the deepest rule :meth:`explain` needs, "needs search", or why none.
+        """The difficulty :meth:`explain` gives: a level, "needs search", or why there is none.
 
         "no solution" and "several solutions" when the puzzle has not exactly one.
         """
-        return self._rate(_clock(time_limit))
-
-    def _rate(self, deadline: Deadline | None) -> Verdict:
-        deducer = Deducer(self, deadline)
-        deepest, solved = deducer.run()
-        if solved:
-            return LEVEL_NAMES[deepest]
-        if deducer.contradiction:
-            return "no solution"
-        found = self._solutions(2, "auto", deadline)
-        return ("no solution", "needs search", "several solutions")[len(found)]
+        return self._explain(_clock(time_limit)).difficulty
 
     def verify(self, queens: Iterable[Cell]) -> list[str]:
         r"""Every rule a player's answer breaks (an empty list: it solves the puzzle).

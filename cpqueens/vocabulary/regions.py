@@ -48,9 +48,10 @@ ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 Cell = tuple[int, int]
 
-#: A difficulty: the deepest rule a player needs, or "needs search" when rules do not finish.
-Difficulty = Literal["easy", "medium", "hard", "needs search"]
-DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "needs search")
+#: A difficulty: the techniques a player needs and how often (``cpqueens.tasks.levels``),
+#: or "needs search" when the rules (a lookahead of 2 rounds included) do not finish.
+Difficulty = Literal["easy", "medium", "hard", "expert", "needs search"]
+DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard", "expert", "needs search")
 
 
 def cells_of(cells: Iterable[Any], n: int, what: str) -> tuple[Cell, ...]:

@@ -1,0 +1,114 @@
+"""Rules alone and levels over a year of daily-style puzzles (issue 47, items 3, 4 and 6).
+
+Generates ``--days`` puzzles the way a daily game ships them (one star,
+sizes 7-11 in turn, the default difficulty: any puzzle the rules up to k in
+k lines solve, seeds 0..days-1) and ``--expert`` more that the compiled
+rules cannot finish (``difficulty="expert"``, seeds 0..expert-1, the same
+sizes), then explains each one, timed: how many need search, the spread of
+levels, which techniques, and the time of ``explain()`` (the slowest, and
+all together). Every explanation's queens are checked against the
+compiled search's one solution.
+
+    python benchmarks/bench_rules.py [--days 365] [--expert 73] [--out FILE]
+
+Prints Markdown (tables for benchmarks/RESULTS-puzzles.md) to stdout or ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime
+
+from cpqueens import Puzzle
+from cpqueens.tasks.levels import techniques
+
+#: The sizes of the daily puzzles, in turn (the game's run from 7 to 11, most of them 8-9).
+SIZES = (7, 8, 8, 9, 9, 10, 11)
+LEVELS = ("easy", "medium", "hard", "expert", "needs search")
+
+
+def puzzles(count: int, difficulty: str | None) -> list[tuple[int, Puzzle, tuple]]:
+    """``count`` generated puzzles: (seed, puzzle, solution), sizes from :data:`SIZES` in turn."""
+    made = []
+    for seed in range(count):
+        n = SIZES[seed % len(SIZES)]
+        p, solution = Puzzle.generate(n, difficulty=difficulty, seed=seed)
+        made.append((seed, p, solution))
+        print(f"  generated {difficulty or 'daily'} {seed + 1}/{count}", file=sys.stderr, end="\r")
+    print(file=sys.stderr)
+    return made
+
+
+def explained(made: list[tuple[int, Puzzle, tuple]]) -> tuple[Counter, Counter, list[float]]:
+    """Explain each puzzle, timed: the spread of levels, the techniques used, the seconds each."""
+    spread: Counter[str] = Counter()
+    used: Counter[str] = Counter()
+    seconds = []
+    for _, p, solution in made:
+        start = time.perf_counter()
+        explanation = p.explain()
+        seconds.append(time.perf_counter() - start)
+        assert explanation.queens == solution
+        spread[explanation.difficulty] += 1
+        for rule, times in techniques(step.rule for step in explanation.steps).items():
+            used[rule] += 1 if times else 0
+    return spread, used, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--expert", type=int, default=73)
+    parser.add_argument("--out", help="write the Markdown here (default: stdout)")
+    args = parser.parse_args()
+    Puzzle.generate(7, seed=0)[0].explain()  # the kernels loaded before timing
+    load = os.getloadavg()
+    sets = [("daily-style (default)", puzzles(args.days, None))]
+    if args.expert:
+        sets.append(("past the compiled rules (expert)", puzzles(args.expert, "expert")))
+    lines = [
+        f"`python benchmarks/bench_rules.py --days {args.days} --expert {args.expert}` on "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start.",
+        "",
+        "| set | puzzles | " + " | ".join(LEVELS) + " | explain, max | explain, total |",
+        "|---|---|" + "---|" * len(LEVELS) + "---|---|",
+    ]
+    every: list[float] = []
+    uses = []
+    for title, made in sets:
+        spread, used, seconds = explained(made)
+        every += seconds
+        uses.append((title, len(made), used))
+        lines.append(
+            f"| {title} | {len(made)} | "
+            + " | ".join(str(spread[level]) for level in LEVELS)
+            + f" | {max(seconds):.3f} s | {sum(seconds):.2f} s |"
+        )
+    lines.append(
+        f"| all | {len(every)} | " + " | ".join("" for _ in LEVELS)
+        + f" | {max(every):.3f} s | {sum(every):.2f} s |"
+    )  # fmt: skip
+    lines += ["", "Puzzles whose explanation uses each technique at least once:", ""]
+    names = sorted({rule for _, _, used in uses for rule in used})
+    lines.append("| set | " + " | ".join(names) + " |")
+    lines.append("|---|" + "---|" * len(names))
+    for title, count, used in uses:
+        lines.append(f"| {title} ({count}) | " + " | ".join(str(used[r]) for r in names) + " |")
+    load = os.getloadavg()
+    lines += ["", f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}."]
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as out:
+            out.write(text)
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
