@@ -23,6 +23,9 @@ from cpqueens.readers.lattice import Grid
 BAND = 0.12
 #: A line whose ink peaks below this share (of the room it had) is not drawn: no width.
 FAINTEST = 0.06
+#: Nor is one whose ink peaks below this many grey levels: on a dark cell a few levels are a
+#: large share, and a resized picture's ringing beside a light line is that dark (4-9 levels).
+FAINTEST_LEVELS = 12.0
 #: Thin and thick lines are told apart only when this share of their spread lies between them.
 CLEAR = 0.85
 #: Thick lines carry at least this many times the ink of thin ones, or their ink says nothing.
@@ -34,6 +37,7 @@ RATIO_WIDE = 2.0
 UNSURE = 0.3
 
 Edge = tuple[tuple[int, int], tuple[int, int]]
+_Pair = tuple[np.ndarray, np.ndarray]  # dark and light
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,13 @@ class Ink:
     light: np.ndarray
     grey: np.ndarray
 
+    def levels(self, rows: slice, cols: slice) -> tuple[np.ndarray, np.ndarray]:
+        """The dark and light ink of a part, in grey levels."""
+        return (
+            self.dark[rows, cols].astype(np.float32),
+            self.light[rows, cols].astype(np.float32),
+        )
+
     def shares(self, rows: slice, cols: slice) -> tuple[np.ndarray, np.ndarray]:
         """The dark and light ink of a part, each as a share of the room it had (0 to 1).
 
@@ -82,12 +93,17 @@ class Ink:
         )
 
 
-def _across(strip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Along a line (the rows of ``strip``, its band across): the ink and the width at each."""
+def _across(strip: np.ndarray, levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along a line (the rows of ``strip``, its band across): the ink and the width at each.
+
+    ``levels`` is the same ink in grey levels: a line fainter than
+    ``FAINTEST`` of its room or ``FAINTEST_LEVELS`` grey levels has no width.
+    """
     above = strip - strip.min(axis=1, keepdims=True)
     peaks = above.max(axis=1)
     sums = above.sum(axis=1)
-    return sums, np.where(peaks >= FAINTEST, sums / np.maximum(peaks, 1e-6), 0.0)
+    strong = (levels - levels.min(axis=1, keepdims=True)).max(axis=1) >= FAINTEST_LEVELS
+    return sums, np.where((peaks >= FAINTEST) & strong, sums / np.maximum(peaks, 1e-6), 0.0)
 
 
 def measure(ink: Ink, grid: Grid) -> tuple[dict[Edge, float], dict[Edge, float]]:
@@ -103,7 +119,7 @@ def measure(ink: Ink, grid: Grid) -> tuple[dict[Edge, float], dict[Edge, float]]
     band = max(2, round(BAND * side))
     top, bottom = max(round(grid.ys[0]), 0), min(round(grid.ys[-1]), h)
     left, right = max(round(grid.xs[0]), 0), min(round(grid.xs[-1]), w)
-    lines: list[tuple[int, bool, tuple[np.ndarray, np.ndarray]]] = []
+    lines: list[tuple[int, bool, _Pair, _Pair]] = []
     totals = np.zeros(2)
     for k in range(1, n):
         for vertical in (True, False):
@@ -111,18 +127,21 @@ def measure(ink: Ink, grid: Grid) -> tuple[dict[Edge, float], dict[Edge, float]]
             near = slice(max(at - band, 0), at + band + 1)
             if vertical:  # the line at xs[k], along rows top .. bottom
                 parts = ink.shares(slice(top, bottom), near)
+                levels = ink.levels(slice(top, bottom), near)
             else:
                 parts = ink.shares(near, slice(left, right))
                 parts = (parts[0].T, parts[1].T)
+                levels = ink.levels(near, slice(left, right))
+                levels = (levels[0].T, levels[1].T)
             if parts[0].size == 0:
                 continue
             totals += [float((p - p.min(axis=1, keepdims=True)).sum()) for p in parts]
-            lines.append((k, vertical, parts))
+            lines.append((k, vertical, parts, levels))
     chosen = int(np.argmax(totals))
     inks: dict[Edge, float] = {}
     widths: dict[Edge, float] = {}
-    for k, vertical, parts in lines:
-        sums, wide = _across(parts[chosen])
+    for k, vertical, parts, levels in lines:
+        sums, wide = _across(parts[chosen], levels[chosen])
         start, marks = (top, grid.ys) if vertical else (left, grid.xs)
         for r in range(n):
             lo = max(round(marks[r] + side / 4) - start, 0)
