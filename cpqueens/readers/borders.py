@@ -28,6 +28,9 @@ FAINTEST = 0.06
 FAINTEST_LEVELS = 12.0
 #: Thin and thick lines are told apart only when this share of their spread lies between them.
 CLEAR = 0.85
+#: Lines split less clearly than this overrule no reading of the colours: where they disagree,
+#: the colours alone decide (as they do where the lines split less clearly than ``CLEAR``).
+SURE = 0.9
 #: Thick lines carry at least this many times the ink of thin ones, or their ink says nothing.
 RATIO = 1.6
 #: Thick lines are at least this many times as wide as thin ones, or their widths say nothing
@@ -46,6 +49,7 @@ class Borders:
 
     thick: frozenset[Edge]
     thin: frozenset[Edge]
+    clear: float = 1.0  # how clearly the lines split in two (0 to 1)
 
     def conflicts(self, regions: tuple[tuple[int, ...], ...]) -> list[Edge]:
         """The edges where ``regions`` disagree with the lines (one region across a thick one)."""
@@ -56,6 +60,20 @@ class Borders:
             if same == (edge in self.thick):
                 wrong.append(edge)
         return wrong
+
+    def shaded(self, regions: tuple[tuple[int, ...], ...]) -> bool:
+        """Whether every inner line of some region of ``regions`` (two or more) is told thick.
+
+        No board draws a region so: its lines are then lines of one grey,
+        darker than some cells and lighter than others, whose ink is the
+        cells' shade showing through (a board drawn with 1-pixel lines only).
+        """
+        inside: dict[int, list[bool]] = {}
+        for edge in self.thick | self.thin:
+            (r, c), (rr, cc) = edge
+            if regions[r][c] == regions[rr][cc]:
+                inside.setdefault(regions[r][c], []).append(edge in self.thick)
+        return any(len(told) >= 2 and all(told) for told in inside.values())
 
 
 @dataclass(frozen=True)
@@ -197,8 +215,8 @@ def tell(ink: Ink, grid: Grid) -> Borders:
     splits = [(two, found) for two, found in splits if two[2] >= CLEAR]
     if not splits:
         return Borders(frozenset(), frozenset())
-    (thin_mean, thick_mean, _), found = max(splits, key=lambda s: s[0][2])
+    (thin_mean, thick_mean, clear), found = max(splits, key=lambda s: s[0][2])
     gap = thick_mean - thin_mean
     thin = frozenset(e for e, v in found.items() if v <= thin_mean + UNSURE * gap)
     thick = frozenset(e for e, v in found.items() if v >= thick_mean - UNSURE * gap)
-    return Borders(thick, thin)
+    return Borders(thick, thin, clear)
