@@ -269,6 +269,24 @@ def processes(model: Problem, backend: str, workers: int | None, kernels: bool) 
     return cores if workers is None else min(workers, MAX_WORKERS_PER_CORE * cores)
 
 
+def threads(model: Problem, backend: str, workers: int | None, nogil: bool) -> int:
+    """How many threads of this process share a short count of ``model``; 1 means no pool.
+
+    A short search (:func:`is_long` false) whose parts run in compiled kernels
+    that release the GIL (``nogil``: the strategy's ``threads``) is shared among
+    ``workers`` threads (None: every core), at most one per core: threads
+    start in microseconds where a process pool's start eats the gain of a
+    count of a second or two (``benchmarks/RESULTS-workers.md``). A long one
+    runs in worker processes (:func:`processes`), which Ctrl-C and time limits stop at once.
+    """
+    if not nogil or workers == 1 or not capabilities(backend).kernels:
+        return 1
+    if is_long(model, backend, nogil):
+        return 1
+    cores = os.cpu_count() or 1
+    return cores if workers is None else max(1, min(workers, cores))
+
+
 # -- the one resolver of every verb ----------------------------------------------------------
 
 Form = Literal["columns", "regions", "cells"]
@@ -351,6 +369,22 @@ def route(
             raise NotSupportedError(why) from None  # its region search's own reason
         raise
     return Route(engine, "cells", cells)
+
+
+def region_engine(puzzle: Any) -> str:
+    """The first engine, fastest first, whose region search takes ``puzzle``.
+
+    A ``NotSupportedError`` gives the reason of the first engine that has a
+    region search and refuses this puzzle (too many row placements, say).
+    """
+    reasons = []
+    for candidate in installed_engines():
+        why = get(candidate).region_refusal(puzzle)
+        if why is None:
+            return candidate
+        if why != NO_REGION_SEARCH:
+            reasons.append(why)
+    raise NotSupportedError(reasons[0] if reasons else NO_REGION_SEARCH)
 
 
 def _regions_engine(puzzle: Any, name: str) -> str | None:
