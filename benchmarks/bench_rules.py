@@ -44,20 +44,24 @@ def puzzles(count: int, difficulty: str | None) -> list[tuple[int, Puzzle, tuple
     return made
 
 
-def explained(made: list[tuple[int, Puzzle, tuple]]) -> tuple[Counter, Counter, list[float]]:
-    """Explain each puzzle, timed: the spread of levels, the techniques used, the seconds each."""
+def explained(
+    made: list[tuple[int, Puzzle, tuple]],
+) -> tuple[Counter, Counter, list[float], list[float]]:
+    """Explain each puzzle, timed: the levels, the techniques used, wall and CPU seconds each."""
     spread: Counter[str] = Counter()
     used: Counter[str] = Counter()
     seconds = []
+    cpu = []
     for _, p, solution in made:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         explanation = p.explain()
         seconds.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
         assert explanation.queens == solution
         spread[explanation.difficulty] += 1
         for rule, times in techniques(step.rule for step in explanation.steps).items():
             used[rule] += 1 if times else 0
-    return spread, used, seconds
+    return spread, used, seconds, cpu
 
 
 def main() -> None:
@@ -76,23 +80,27 @@ def main() -> None:
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start.",
         "",
-        "| set | puzzles | " + " | ".join(LEVELS) + " | explain, max | explain, total |",
+        "| set | puzzles | " + " | ".join(LEVELS)
+        + " | explain, max (wall / CPU) | explain, total (wall / CPU) |",
         "|---|---|" + "---|" * len(LEVELS) + "---|---|",
-    ]
+    ]  # fmt: skip
     every: list[float] = []
+    every_cpu: list[float] = []
     uses = []
     for title, made in sets:
-        spread, used, seconds = explained(made)
+        spread, used, seconds, cpu = explained(made)
         every += seconds
+        every_cpu += cpu
         uses.append((title, len(made), used))
         lines.append(
             f"| {title} | {len(made)} | "
             + " | ".join(str(spread[level]) for level in LEVELS)
-            + f" | {max(seconds):.3f} s | {sum(seconds):.2f} s |"
+            + f" | {max(seconds):.3f} / {max(cpu):.3f} s | {sum(seconds):.2f} / {sum(cpu):.2f} s |"
         )
     lines.append(
         f"| all | {len(every)} | " + " | ".join("" for _ in LEVELS)
-        + f" | {max(every):.3f} s | {sum(every):.2f} s |"
+        + f" | {max(every):.3f} / {max(every_cpu):.3f} s"
+        + f" | {sum(every):.2f} / {sum(every_cpu):.2f} s |"
     )  # fmt: skip
     lines += ["", "Puzzles whose explanation uses each technique at least once:", ""]
     names = sorted({rule for _, _, used in uses for rule in used})

@@ -782,8 +782,13 @@ def test_generated_puzzles_have_the_difficulty_asked_and_one_solution(size, diff
 def test_generated_star_battle_10x10_needs_no_search(difficulty):
     p, solution = Puzzle.generate(10, 2, difficulty=difficulty, seed=4)
     assert p.count(limit=2, backend="cpsat") == 1 and p.solve() == solution
+    explanation = p.explain()
+    assert explanation.queens == solution
+    assert all(step.rule != "search" for step in explanation.steps)
     rating = p.rate()
-    assert rating == difficulty if difficulty else rating in ("medium", "hard")
+    # no difficulty: any puzzle the rules solve; with 2 stars "would empty" is needed often,
+    # and its weight can make the puzzle expert (the levels of tasks/levels.py)
+    assert rating == difficulty if difficulty else rating in ("medium", "hard", "expert")
 
 
 # -- the plain-Python first try of the bitmask engine (small puzzles never wait for the kernel) --

@@ -426,9 +426,11 @@ class Deducer:
         Every unknown cell is tried at once, as arrays: the cells a queen there
         rules out (touching cells, and the rest of a unit it fills), then each
         unit's cells left against the queens it still needs. Recording, the
-        first such cell in row order is crossed out (one step); not recording
-        (the generator), every such cell: the rules are sound, so what they
-        reach in the end does not depend on the order.
+        first such cell in row order and every other that would leave the
+        same unit without room are crossed out (one step, as a player sees
+        it: what would empty that unit); not recording (the generator),
+        every such cell: the rules are sound, so what they reach in the end
+        does not depend on the order.
         """
         import numpy as np
 
@@ -453,8 +455,6 @@ class Deducer:
             left = (unknown[None, :] & ~ruled_out).astype(np.float32) @ counts
             still = need[None, :] - units[:, chunk].T.astype(np.int64)
             bad_rows.append(left < still)  # (cell, unit): the unit has too few cells left
-            if self.recording and bad_rows[-1].any():
-                break  # the first such cell is all a recorded step needs
         bad = np.concatenate(bad_rows)
         hit = np.flatnonzero(bad.any(axis=1))
         if len(hit) == 0:
@@ -464,15 +464,22 @@ class Deducer:
                 self.crossed |= 1 << int(cells[position])
             self.record("would empty", 3, "", crossed=0)
             return True
-        index = int(cells[hit[0]])
         broken = int(np.flatnonzero(bad[hit[0]])[0])
-        cell = divmod(index, self.n)
-        self.crossed |= 1 << index
-        self.record(
-            "would empty", 3,
-            f"a queen at {name(cell)} would leave {self.label(broken)} without room: cross it out",
-            crossed=1 << index,
-        )  # fmt: skip
+        out = 0
+        for position in np.flatnonzero(bad[:, broken]):
+            out |= 1 << int(cells[position])
+        self.crossed |= out
+        where = [name(cell) for cell in self.cells(out)]
+        if len(where) == 1:
+            text = (
+                f"a queen at {where[0]} would leave {self.label(broken)} without room: cross it out"
+            )
+        else:
+            text = (
+                f"a queen at any of {', '.join(where[:-1])} and {where[-1]} would leave "
+                f"{self.label(broken)} without room: cross them out"
+            )
+        self.record("would empty", 3, text, crossed=out)
         return True
 
     def _arrays(self) -> tuple[Any, Any]:
@@ -490,16 +497,18 @@ class Deducer:
     def _ladder(self) -> list[tuple[int, Callable[[], bool]]]:
         """The rules past the last cells, easiest first, each with its level.
 
-        A unit confined to one other (2); a shape, k units confined to k
-        others, a cell whose queen would leave a unit without room (3); the
-        lookahead of 1, then 2 rounds (4).
+        A unit confined to one other (2); a shape, 2 units confined to 2
+        others, a cell whose queen would leave a unit without room, k >= 3
+        units confined to k others (3); the lookahead of 1, then 2 rounds (4).
         """
         ladder: list[tuple[int, Callable[[], bool]]] = [
             (2, lambda: self.confined(1)),
             (3, lambda: rules.shape(self)),
         ]
-        ladder += [(3, partial(self.confined, size)) for size in range(2, self.max_group + 1)]
-        ladder.append((3, self.trial))
+        if self.max_group >= 2:
+            ladder.append((3, partial(self.confined, 2)))
+        ladder.append((3, self.trial))  # before the larger groups: one array sweep, not C(n, k)
+        ladder += [(3, partial(self.confined, size)) for size in range(3, self.max_group + 1)]
         ladder += [
             (4, partial(rules.lookahead, self, depth)) for depth in range(1, rules.DEPTH + 1)
         ]
