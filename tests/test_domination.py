@@ -252,7 +252,7 @@ def test_a_lost_worker_ends_the_proof_with_its_parts_saved(tmp_path):
 
 def test_checkpoint_and_executor_are_refused_where_the_search_is_one_piece(tmp_path):
     with pytest.raises(cpqueens.NotSupportedError, match="checkpoint is for a search that runs"):
-        cpqueens.domination(5, independent=True, checkpoint=tmp_path / "x.json")
+        cpqueens.domination(5, blocked=[(0, 0)], checkpoint=tmp_path / "x.json")
     with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="workers or executor"):
         Runner(5, workers=2, executor=pool)
 
