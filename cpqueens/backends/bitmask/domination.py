@@ -357,11 +357,7 @@ def _here(clock: Deadline | None) -> PartsRunner:
             except KeyboardInterrupt as stop_here:
                 if isinstance(stop_here, CountInterrupted):
                     raise
-                detail = (
-                    f"{what} stopped in part {i + 1} of {len(parts)}; nothing is saved "
-                    "(give it a checkpoint file to resume)"
-                )
-                raise CountInterrupted(i, len(parts), None, detail) from stop_here
+                raise CountInterrupted(i, len(parts), None) from stop_here
             if part.first:
                 done[i] = 0 if found is None else encode(found, part.n)
             else:
