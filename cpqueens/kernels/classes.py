@@ -37,7 +37,9 @@ row below it no free cell, which removes a third of the nodes, all dead ends.
 
 The search state is machine integers: ``n`` may be at most 31. The pieces are
 listed, shared among processes and summed by :mod:`cpqueens.strategies.class_count`;
-``tests/test_symmetry.py`` checks the counts against OEIS.
+``tests/test_symmetry.py`` checks the counts against OEIS. The searches release
+the GIL (``nogil``): threads of one process count pieces side by side, with no
+worker process to start.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def _share(ties):
     return (0x0304060C >> (8 * ties)) & 0xFF
 
 
-@kernel()
+@kernel(nogil=True)
 def _weighed_leaves(allowed, marks, bottom, ties, stack):
     """The placements on per-row ``allowed`` masks, each weighed 12 / k: their sum.
 
@@ -244,7 +246,7 @@ def _weighed_leaves(allowed, marks, bottom, ties, stack):
     return twelfths
 
 
-@kernel()
+@kernel(nogil=True)
 def _weighed_hits(allowed, marks, bottom, cellw, sums, ties, stack):
     """:func:`_weighed_leaves`'s sum, and the sum of each leaf's weight times its queens' ``cellw``.
 
@@ -439,7 +441,7 @@ def _weighed_hits(allowed, marks, bottom, cellw, sums, ties, stack):
     return twelfths, hits
 
 
-@kernel()
+@kernel(nogil=True)
 def _turn_fixed(n, rows):
     """The solutions equal to their 180 degree turn, and those equal to their 90 degree turn.
 

@@ -30,6 +30,9 @@ class Strategy(Protocol):
     #: Whether its parts run the symmetry kernels: its work is then about a quarter of
     #: the plain search's (``work.KERNEL_SHARE``), and the kernels are always loaded.
     kernels: bool
+    #: Whether its parts spend their time in compiled kernels that release the GIL
+    #: (``nogil``): a short count then shares them among threads of this process.
+    threads: bool
     #: What its parts load when the count pays for it (``strategies/warm.py``):
     #: "classes" (the symmetry kernels), "less-holes" (the hole sums' kernel),
     #: "engine" (what the engine counts the whole model with: ``Engine.warm``).

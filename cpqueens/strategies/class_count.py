@@ -359,6 +359,7 @@ class ClassKernels:
 
     name = "classes"
     kernels = True
+    threads = True
     counts_classes = True
     loads: tuple[str, ...] = ("classes",)
     count_part = staticmethod(count_piece)

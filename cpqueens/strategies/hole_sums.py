@@ -134,6 +134,7 @@ class HoleSums:
 
     name = "hole sums"
     kernels = True  # as long as the free board's count: the kernels' pass dominates
+    threads = True
     counts_classes = False
     #: The kernels' pass over the free board, then the engine's completions on the holes.
     loads: tuple[str, ...] = ("less-holes", "engine")

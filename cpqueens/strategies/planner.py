@@ -269,6 +269,24 @@ def processes(model: Problem, backend: str, workers: int | None, kernels: bool) 
     return cores if workers is None else min(workers, MAX_WORKERS_PER_CORE * cores)
 
 
+def threads(model: Problem, backend: str, workers: int | None, nogil: bool) -> int:
+    """How many threads of this process share a short count of ``model``; 1 means no pool.
+
+    A short search (:func:`is_long` false) whose parts run in compiled kernels
+    that release the GIL (``nogil``: the strategy's ``threads``) is shared among
+    ``workers`` threads (None: every core), at most one per core: threads
+    start in microseconds where a process pool's start eats the gain of a
+    count of a second or two (``benchmarks/RESULTS-workers.md``). A long one
+    runs in worker processes (:func:`processes`), which Ctrl-C and time limits stop at once.
+    """
+    if not nogil or workers == 1 or not capabilities(backend).kernels:
+        return 1
+    if is_long(model, backend, nogil):
+        return 1
+    cores = os.cpu_count() or 1
+    return cores if workers is None else max(1, min(workers, cores))
+
+
 # -- the one resolver of every verb ----------------------------------------------------------
 
 Form = Literal["columns", "regions", "cells"]

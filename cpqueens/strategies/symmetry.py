@@ -133,6 +133,7 @@ class Subproblems:
 
     name = "subproblems"
     kernels = False
+    threads = False
     counts_classes = False
     loads: tuple[str, ...] = ("engine",)
     count_part = staticmethod(count_subproblem)

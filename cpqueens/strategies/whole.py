@@ -24,6 +24,7 @@ class Whole:
 
     name = "one search"
     kernels = False
+    threads = False
     counts_classes = False
     loads: tuple[str, ...] = ("engine",)
     #: Its one part is not a split: ``paths`` says "by", not "each by".

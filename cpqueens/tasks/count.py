@@ -39,6 +39,7 @@ from cpqueens.strategies.planner import (
     processes,
     strategy,
     takes_placed_as_holes,
+    threads,
 )
 from cpqueens.strategies.symmetry import group, leader
 from cpqueens.strategies.warm import Warm
@@ -186,6 +187,7 @@ def _count_parts(
     local = processes(model, engine, workers, kernels=way.kernels)
     if executor is not None:
         local = 0
+    shared = 1 if local or executor is not None else threads(model, engine, workers, way.threads)
     pays = kernels_pay(model, engine, kernels=way.kernels)
     prepare = Warm.of(engine, model, way.loads) if pays else None
     journal = job.open_checkpoint(model, engine)
@@ -194,7 +196,7 @@ def _count_parts(
             depth = journal.split_depth  # resume the recorded split, whatever the workers now
             parts = way.parts(model, engine, depth)
         else:
-            parallel = executor_workers(executor) if executor is not None else max(local, 1)
+            parallel = executor_workers(executor) if executor is not None else max(local, shared)
             depth, parts = way.plan(model, engine, parallel)
         done = {} if journal is None else journal.bind(depth, parts)
         tasks = {
@@ -211,6 +213,7 @@ def _count_parts(
             tasks,
             record,
             processes=local,
+            threads=shared,
             executor=executor,
             already=len(done),
             prepare=prepare,
@@ -249,14 +252,16 @@ class _Job:
         record: Callable[[dict[int, Any]], None],
         *,
         processes: int,
+        threads: int = 1,
         executor: Executor | None = None,
         already: int = 0,
         prepare: Callable[[], None] | None = None,
     ) -> None:
         """Run ``fn(*args)`` for every task, recording results, reporting progress.
 
-        ``processes`` 0 runs them here, else on a local pool of that many
-        workers (at most one per task); ``executor`` runs them there instead.
+        ``processes`` 0 runs them here (on ``threads`` threads, when more than
+        one), else on a local pool of that many workers (at most one per task);
+        ``executor`` runs them there instead.
         ``already`` subproblems were done before (a resumed checkpoint).
         ``prepare()`` runs first in each process that runs tasks: here, in
         each pool worker, on each worker of a Dask cluster (a worker plugin).
@@ -274,7 +279,7 @@ class _Job:
             while True:
                 left = {key: args for key, args in tasks.items() if key not in seen}
                 try:
-                    self._run(fn, left, note, processes, executor, prepare)
+                    self._run(fn, left, note, processes, executor, prepare, threads)
                     return
                 except KeyboardInterrupt as stop:
                     if isinstance(stop, CountInterrupted):
@@ -307,8 +312,9 @@ class _Job:
         processes: int,
         executor: Executor | None,
         prepare: Callable[[], None] | None = None,
+        threads: int = 1,
     ) -> None:
-        """Run the tasks once: on ``executor``, here, or on a fresh local pool."""
+        """Run the tasks once: on ``executor``, here (on threads), or on a fresh local pool."""
         if not tasks:
             return
         if executor is not None:
@@ -320,8 +326,11 @@ class _Job:
             run(executor, fn, tasks, note, self.deadline, _watch_cluster(executor))
         elif processes == 0:
             if prepare is not None:
-                prepare()
-            run_serially(fn, tasks, note, self.deadline)
+                prepare()  # once: the threads share this process's kernels
+            if threads > 1 and len(tasks) > 1:
+                _run_threads(fn, tasks, note, min(threads, len(tasks)), self.deadline)
+            else:
+                run_serially(fn, tasks, note, self.deadline)
         else:
             from cpqueens.execution.pool import local_pool  # loky, when a pool is wanted
 
@@ -349,6 +358,28 @@ class _Job:
         if self.journal is not None:
             text += f"; they are saved in {self.journal.path}: run again to resume"
         return text
+
+
+def _run_threads(
+    fn: Callable[..., Any],
+    tasks: Mapping[int, tuple[Any, ...]],
+    note: Callable[[dict[int, Any]], None],
+    threads: int,
+    deadline: float | None,
+) -> None:
+    """Run the tasks on ``threads`` threads of this process (kernels that release the GIL).
+
+    On an error, Ctrl-C or the deadline, the tasks not started are cancelled and
+    the threads finish the piece each is counting (a short count's pieces take
+    milliseconds) before the exception goes on.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="cpqueens-count")
+    try:
+        run(pool, fn, tasks, note, deadline)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _left(deadline: float | None) -> float | None:
