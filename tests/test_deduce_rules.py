@@ -154,3 +154,32 @@ def test_a_star_battle_that_needs_search_is_beyond_the_lookahead():
     explanation = p.explain()
     assert explanation.difficulty == "needs search"
     assert explanation.steps[-1].rule == "search"
+
+
+#: A 10 x 10 two-star grid made by ``cpqueens puzzle new --size 10 --stars 2 --seed 23``.
+STARS_10 = """stars 2
+AABBCCCCDD
+AABBBCCCCD
+AABBBEEEED
+FAAAAEEDDD
+FFGGAAADDD
+HFGGGADDII
+HHGGAAADDI
+HHHGJJJIII
+GHGGJJIIII
+GGGGJJJJII
+"""
+
+
+def test_the_lookahead_names_its_depth_and_is_sound_where_search_takes_over():
+    p = Puzzle.parse(STARS_10)
+    (solution,) = p.solutions(limit=2)
+    explanation = p.explain()
+    rules = [step.rule for step in explanation.steps]
+    assert "lookahead 1" in rules and "lookahead 2" in rules
+    assert rules.index("lookahead 2") > rules.index("lookahead 1")  # the shorter one first
+    assert explanation.difficulty == "needs search" and rules[-1] == "search"
+    for step in explanation.steps[:-1]:
+        assert set(step.queens) <= set(solution) and not set(step.crossed) & set(solution)
+    deep = next(step for step in explanation.steps if step.rule == "lookahead 2")
+    assert deep.text.endswith("(a lookahead of 2 rounds): cross it out") and deep.level == 4
