@@ -34,8 +34,8 @@ if TYPE_CHECKING:  # loaded on first use (below): a count never pays their impor
         count_true,
         table,
     )
+    from cpqueens.model.puzzle import Puzzle
     from cpqueens.tasks.optimise import Optimum
-    from cpqueens.tasks.puzzles import Puzzle
 
 if not TYPE_CHECKING:  # the package, callable: cpqueens.backends() lists the engines, and
     from cpqueens import backends  # import cpqueens.backends.base finds its module
@@ -66,7 +66,7 @@ def __getattr__(name: str) -> Any:
     if name == "Optimum":
         from cpqueens.tasks import optimise as module
     elif name == "Puzzle":
-        from cpqueens.tasks import puzzles as module
+        from cpqueens.model import puzzle as module
     elif name == "Checkpoint":
         from cpqueens.execution import checkpoint as module
     elif name == "BackendName":  # the module, which the function backends() shadows here

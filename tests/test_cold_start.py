@@ -80,7 +80,7 @@ def test_import_cpqueens_loads_nothing_heavy(tmp_path):
 
 def test_the_lazy_names_load_their_modules_when_read(tmp_path):
     modules = loaded(tmp_path, "import cpqueens; cpqueens.Puzzle; cpqueens.Optimum")
-    assert {"cpqueens.tasks.puzzles", "cpqueens.tasks.optimise"} <= modules
+    assert {"cpqueens.model.puzzle", "cpqueens.tasks.puzzles", "cpqueens.tasks.optimise"} <= modules
     assert not [m for m in modules if m.split(".")[0] in ("numba", "ortools", "constraint")]
 
 

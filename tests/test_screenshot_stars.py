@@ -115,13 +115,13 @@ def test_the_command_line_solves_a_screenshot_once(tmp_path, monkeypatch, capsys
     p, data = board(EIGHT)
     (tmp_path / "shot.png").write_bytes(data)
     searches = []
-    search = puzzles.Puzzle._solutions
+    search = puzzles.solutions
 
-    def counted(self, limit, backend, deadline):
-        searches.append(self.stars)
-        return search(self, limit, backend, deadline)
+    def counted(puzzle, backend, limit, deadline):
+        searches.append(puzzle.stars)
+        return search(puzzle, backend, limit, deadline)
 
-    monkeypatch.setattr(puzzles.Puzzle, "_solutions", counted)
+    monkeypatch.setattr(puzzles, "solutions", counted)
     shot = str(tmp_path / "shot.png")
     queens = [list(cell) for cell in p.solve()]
     told = {

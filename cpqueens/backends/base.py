@@ -28,6 +28,7 @@ copies.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
@@ -270,4 +271,10 @@ class Engine:
         self, puzzle: RegionPuzzle, limit: int | None, deadline: Deadline | None = None
     ) -> list[tuple[Cell, ...]]:
         """The puzzle's solutions (the first ``limit``), each as sorted (row, col) cells."""
+        raise NotSupportedError(f"backend {self.NAME!r} has no region search")
+
+    def region_sample(
+        self, puzzle: RegionPuzzle, rng: random.Random, deadline: Deadline | None = None
+    ) -> tuple[Cell, ...] | None:
+        """A solution drawn with ``rng`` (a generator's random start), or None if there is none."""
         raise NotSupportedError(f"backend {self.NAME!r} has no region search")

@@ -296,7 +296,7 @@ def run_puzzle_verify(args: argparse.Namespace) -> int:
 
 def run_puzzle_new(args: argparse.Namespace) -> int:
     """``cpqueens puzzle new``: a generated puzzle with exactly one solution."""
-    from cpqueens.tasks.puzzles import Puzzle
+    from cpqueens.model.puzzle import Puzzle
 
     puzzle, solution = Puzzle.generate(
         args.size,

@@ -89,8 +89,8 @@ def read_source(args: argparse.Namespace) -> tuple[list[Any], Any]:
     a text may hold several puzzles (a JSON array, or grids separated by
     blank lines). Devices are refused; at most so many bytes are read.
     """
+    from cpqueens.model.puzzle import Puzzle
     from cpqueens.readers.images import MAX_IMAGE_BYTES, image_kind
-    from cpqueens.tasks.puzzles import Puzzle
 
     path = args.file
     shot_queens = getattr(args, "with_queens", False)
@@ -181,7 +181,7 @@ def write_output(args: argparse.Namespace, output: str | bytes) -> None:
 
 def read_answer(path: str, puzzle: Any) -> list[tuple[int, int]]:
     """The queens of an answer file: the puzzle's grid with queens marked, or JSON ``queens``."""
-    from cpqueens.tasks.puzzles import Puzzle
+    from cpqueens.model.puzzle import Puzzle
 
     name = shown(path)
     text = read_text(path, "answer file", MAX_PUZZLE_BYTES)

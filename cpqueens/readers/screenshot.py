@@ -11,7 +11,7 @@ way the colours read as n regions, cheapest first, with the geometry in
 the original picture's pixels (for drawing the answer over it). It raises
 :class:`~cpqueens.errors.ImageReadError` with the partial reading when it
 cannot be sure, and never checks a puzzle: that it has connected regions and
-one solution is for :mod:`cpqueens.tasks.puzzles`, which has the engines.
+one solution is for :mod:`cpqueens.tasks.screenshots`, which asks the engines.
 numpy and Pillow are imported on the first picture read.
 """
 

@@ -88,7 +88,7 @@ def proved(condition: CondNode, name: str, n: int) -> bool:
     """
     import numpy as np
 
-    from cpqueens.backends.bitmask.conditions import table
+    from cpqueens.lowering.tables import table
 
     if AFFINE[name][0]:
         return False  # the image reads the inverse permutation: not row by row

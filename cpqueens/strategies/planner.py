@@ -371,6 +371,22 @@ def route(
     return Route(engine, "cells", cells)
 
 
+def region_engine(puzzle: Any) -> str:
+    """The first engine, fastest first, whose region search takes ``puzzle``.
+
+    A ``NotSupportedError`` gives the reason of the first engine that has a
+    region search and refuses this puzzle (too many row placements, say).
+    """
+    reasons = []
+    for candidate in installed_engines():
+        why = get(candidate).region_refusal(puzzle)
+        if why is None:
+            return candidate
+        if why != NO_REGION_SEARCH:
+            reasons.append(why)
+    raise NotSupportedError(reasons[0] if reasons else NO_REGION_SEARCH)
+
+
 def _regions_engine(puzzle: Any, name: str) -> str | None:
     """The engine that searches ``puzzle`` directly: ``name``, or "auto"'s first; else None.
 

@@ -33,7 +33,10 @@ import random
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cpqueens.backends.bitmask import regions as regions_bitmask
+from cpqueens.backends import get
+from cpqueens.backends.base import Engine
+from cpqueens.errors import NotSupportedError
+from cpqueens.strategies.planner import region_engine
 from cpqueens.tasks.deduce import compiled
 from cpqueens.vocabulary.regions import Cell, RegionPuzzle
 from cpqueens.words import plural
@@ -73,10 +76,12 @@ def generate(
             "expected difficulty 'medium' or 'hard'"
         )
     free = cls(size, tuple((r,) * size for r in range(size)), stars=stars)
-    reason = regions_bitmask.refuses(free)
-    if reason is not None:
-        raise ValueError(f"cannot generate this puzzle: {reason.split(', and ')[-1]}")
-    if regions_bitmask.count(free, 1, deadline=deadline) == 0:
+    try:
+        engine = get(region_engine(free))  # the planner's region search, fastest first
+    except NotSupportedError as refusal:
+        reason = str(refusal).split(", and ")[-1]
+        raise ValueError(f"cannot generate this puzzle: {reason}") from None
+    if engine.region_count(free, 1, deadline) == 0:
         raise ValueError(
             f"no {size}x{size} grid holds {plural(stars, 'star')} in every row and column with "
             "none touching: expected a larger size"
@@ -85,14 +90,14 @@ def generate(
     for _ in range(attempts):
         if deadline is not None:
             deadline.check()
-        solution = _random_solution(size, stars, rng, deadline)
+        solution = _random_solution(engine, size, stars, rng, deadline)
         if solution is None:
             continue
         regions = _grow_regions(size, stars, solution, rng)
         if regions is None:
             continue
         if difficulty == "needs search":
-            puzzle = _beyond_rules(cls, size, stars, regions, solution, rng, deadline)
+            puzzle = _beyond_rules(engine, cls, size, stars, regions, solution, rng, deadline)
             if puzzle is None or _rating(puzzle, deadline) != "needs search":
                 continue
         else:
@@ -106,7 +111,7 @@ def generate(
             if difficulty is not None and rating != difficulty:
                 continue
             # Solved by sound rules means one solution; the search confirms it.
-            assert regions_bitmask.count(puzzle, 2, deadline=deadline) == 1
+            assert engine.region_count(puzzle, 2, deadline) == 1
         return puzzle, tuple(sorted(solution))
     raise ValueError(
         f"no {size}x{size} puzzle with {plural(stars, 'star')}"
@@ -269,6 +274,7 @@ def _wear(
 
 
 def _beyond_rules(
+    engine: Engine,
     cls: Any,
     n: int,
     k: int,
@@ -296,7 +302,7 @@ def _beyond_rules(
         return score, state == 1
 
     def kept() -> bool:
-        return regions_bitmask.count(cls(n, regions, stars=k), 2, deadline=deadline) == 1
+        return engine.region_count(cls(n, regions, stars=k), 2, deadline) == 1
 
     if not _wear(regions, moves, lower, kept):
         return None
@@ -304,12 +310,12 @@ def _beyond_rules(
 
 
 def _random_solution(
-    n: int, k: int, rng: random.Random, deadline: Deadline | None = None
+    engine: Engine, n: int, k: int, rng: random.Random, deadline: Deadline | None = None
 ) -> list[Cell] | None:
     """Place k queens per row and column, none touching, at random; None if there is no way."""
     free = RegionPuzzle(n, tuple((r,) * n for r in range(n)), stars=k)  # rows as regions
-    _, found = regions_bitmask.search(free, 1, keep=1, rng=rng, deadline=deadline)
-    return list(found[0]) if found else None
+    found = engine.region_sample(free, rng, deadline)
+    return None if found is None else list(found)
 
 
 def _neighbours(n: int, cell: Cell) -> Iterator[Cell]:

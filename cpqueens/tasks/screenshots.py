@@ -19,6 +19,7 @@ from cpqueens.clock import Deadline
 from cpqueens.errors import ImageReadError
 from cpqueens.readers import overlay
 from cpqueens.readers.screenshot import Reading, name, read
+from cpqueens.tasks import puzzles
 from cpqueens.vocabulary.checks import check_time_limit
 
 Cell = tuple[int, int]
@@ -140,7 +141,7 @@ def read_puzzle(
         outcomes: list[tuple[int, str]] = []
         for k in counts:
             puzzle = cls(n, regions, stars=k, queens=givens)
-            found = puzzle._solutions(2, "auto", deadline)
+            found = puzzles.solutions(puzzle, "auto", 2, deadline)
             if len(found) != 1:
                 outcomes.append((k, _no_one(len(found), givens)))
             elif all(puzzle != other for other, _ in valid):

@@ -13,7 +13,7 @@ for statements of one piece per row and column, ``Placement`` otherwise.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from itertools import islice
 from typing import Any
@@ -23,7 +23,7 @@ from cpqueens.backends import backends as installed_backends
 from cpqueens.backends import get
 from cpqueens.clock import Deadline
 from cpqueens.errors import CrossCheckError, NotSupportedError
-from cpqueens.strategies.planner import AUTO, Route, route
+from cpqueens.strategies.planner import AUTO, MODEL_FORMS, Form, Route, route
 from cpqueens.vocabulary.cells import Placement
 from cpqueens.vocabulary.checks import check_time_limit
 from cpqueens.vocabulary.solution import Solution
@@ -48,6 +48,22 @@ def size_of(statement: Statement, queens: object) -> int | None:
         f"queens={queens} contradicts the quotas: {stated} on this board means {size} pieces "
         "in every solution" + (" of each colour" if statement.colours > 1 else "")
     )
+
+
+def _clock(time_limit: float | Deadline | None) -> Deadline | None:
+    """One clock for the call: ``time_limit`` seconds checked, or a caller's running clock."""
+    if isinstance(time_limit, Deadline):
+        return time_limit
+    return clock.start(check_time_limit(time_limit))
+
+
+def _check_limit(limit: object, least: int) -> int | None:
+    """``limit`` checked: None, or an int >= ``least``."""
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, int) or limit < least
+    ):
+        raise ValueError(f"limit must be None or an int >= {least}, got {limit!r}")
+    return limit
 
 
 def _flag(value: object, name: str) -> bool:
@@ -76,16 +92,29 @@ def count(
     executor: Executor | None = None,
     progress: bool | Callable[[int, int], None] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
-    time_limit: float | None = None,
+    time_limit: float | Deadline | None = None,
+    limit: int | None = None,
+    forms: Sequence[Form] = MODEL_FORMS,
 ) -> int:
-    """The exact number of solutions (with ``unique``, of classes under the symmetries)."""
+    """The exact number of solutions (with ``unique``, of classes under the symmetries).
+
+    With ``limit``, the count stops there: ``limit`` means at least that
+    many (``limit=2`` answers "is it unique?"); the column form is always
+    counted whole, so a caller that wants the stop asks for the other
+    ``forms`` only, as a puzzle does. ``time_limit`` is seconds, or the
+    running clock of a verb that calls this one.
+    """
     size = size_of(statement, queens)
     unique = _flag(unique, "unique")
-    seconds = check_time_limit(time_limit)
-    way = route(statement, "count", backend, size=size, unique=unique)
-    return _count_way(
-        statement, way, size, unique, workers, executor, progress, checkpoint, seconds
+    limit = _check_limit(limit, 1)
+    deadline = _clock(time_limit)
+    way = route(statement, "count", backend, size=size, unique=unique, forms=forms)
+    if way.form == "columns" and isinstance(time_limit, Deadline):
+        deadline = Deadline(clock.seconds_left(time_limit))  # the strategies take seconds: left
+    found = _count_way(
+        statement, way, size, unique, workers, executor, progress, checkpoint, deadline, limit
     )
+    return found if limit is None else min(found, limit)
 
 
 def _count_way(
@@ -97,10 +126,13 @@ def _count_way(
     executor: Executor | None,
     progress: bool | Callable[[int, int], None] | None,
     checkpoint: str | os.PathLike[str] | None,
-    seconds: float | None,
+    deadline: Deadline | None,
+    limit: int | None = None,
 ) -> int:
-    """The count of ``way``'s form: the column form's strategies, or one search of the others."""
-    deadline = clock.start(seconds)
+    """The count of ``way``'s form: the column form's strategies, or one search of the others.
+
+    ``limit`` stops the search of a region or cell form there.
+    """
     if way.form == "columns":
         from cpqueens.tasks import count as count_task
 
@@ -112,16 +144,16 @@ def _count_way(
             executor=executor,
             progress=progress,
             checkpoint=checkpoint,
-            time_limit=seconds,
+            time_limit=None if deadline is None else deadline.time_limit,
         )
     _no_pool("count", workers=workers, executor=executor, checkpoint=checkpoint)
     from cpqueens.execution.progress import counted  # one search: one piece on the bar
 
     if way.form == "regions":
-        return counted(progress, lambda: get(way.engine).region_count(way.problem, None, deadline))
+        return counted(progress, lambda: get(way.engine).region_count(way.problem, limit, deadline))
     if unique:
         _check_claims(way.problem, statement)  # a false claim raises, never miscounts
-    return _count_cells(way, size, unique, progress, deadline)
+    return _count_cells(way, size, unique, progress, deadline, limit)
 
 
 #: From this many free cells on, a count of every size of pieces that need not be independent
@@ -135,8 +167,9 @@ def _count_cells(
     unique: bool,
     progress: bool | Callable[[int, int], None] | None,
     deadline: Deadline | None,
+    limit: int | None = None,
 ) -> int:
-    """The count of a cell form; every size at once, or size by size when that may run long.
+    """The count of a cell form (stopping at ``limit``); every size at once, or size by size.
 
     A statement whose quotas fix no size, counted without ``queens``, counts
     every size; where its pieces need not be independent and the board has
@@ -153,7 +186,9 @@ def _count_cells(
     if not (every_size and not problem.independent and cells >= LONG_EVERY_SIZE_CELLS):
         return counted(
             progress,
-            lambda: optimise.count(problem, way.engine, size, unique=unique, deadline=deadline),
+            lambda: optimise.count(
+                problem, way.engine, size, unique=unique, deadline=deadline, limit=limit
+            ),
         )
     import warnings
 
@@ -172,6 +207,8 @@ def _count_cells(
         for k in sizes:
             total += optimise.count(problem, way.engine, k, unique=unique, deadline=deadline)
             reporter.advance(1)
+            if limit is not None and total >= limit:
+                break
     return total
 
 
@@ -182,19 +219,19 @@ def solutions(
     *,
     queens: int | None = None,
     unique: bool = False,
-    time_limit: float | None = None,
+    time_limit: float | Deadline | None = None,
+    forms: Sequence[Form] = MODEL_FORMS,
 ) -> Generator[Any, None, None]:
     """Lazily, the solutions (one per class with ``unique``), at most ``limit``.
 
     The route is planned now, so an unknown or refused backend fails here,
     not when the iterator is first read.
     """
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+    limit = _check_limit(limit, 0)
     size = size_of(statement, queens)
     unique = _flag(unique, "unique")
-    deadline = clock.start(check_time_limit(time_limit))
-    way = route(statement, "solutions", backend, size=size, unique=unique)
+    deadline = _clock(time_limit)
+    way = route(statement, "solutions", backend, size=size, unique=unique, forms=forms)
     return _generator(_listed(statement, way, size, unique, deadline, limit), limit)
 
 
@@ -226,7 +263,9 @@ def _listed(
 
     if unique:
         _check_claims(way.problem, statement)  # a false claim raises, never misleads
-    pieces = optimise.solutions(way.problem, way.engine, size, unique=unique, deadline=deadline)
+    pieces = optimise.solutions(
+        way.problem, way.engine, size, unique=unique, deadline=deadline, limit=limit or None
+    )
     return (_placement(statement, found) for found in pieces)
 
 
@@ -336,6 +375,8 @@ def cross_check(
     queens: int | None = None,
     unique: bool = False,
     time_limit: float | None = None,
+    limit: int | None = None,
+    forms: Sequence[Form] = MODEL_FORMS,
 ) -> int:
     """Count with each of ``backends`` (None: every installed engine that answers); the count.
 
@@ -343,10 +384,11 @@ def cross_check(
     any other by every engine that states its form and answers it quickly
     (at least two, else ``NotSupportedError`` naming those left out and why).
     Each engine's route is planned once; two counts that differ raise
-    ``CrossCheckError``.
+    ``CrossCheckError``. ``limit`` stops each count there, as in :func:`count`.
     """
     size = size_of(statement, queens)
     unique = _flag(unique, "unique")
+    limit = _check_limit(limit, 1)
     seconds = check_time_limit(time_limit)
     named = backends is not None
     names = _engine_names(backends) if named else installed_backends()
@@ -354,7 +396,7 @@ def cross_check(
     left_out: list[str] = []
     for name in names:
         try:
-            way = route(statement, "count", name, size=size, unique=unique)
+            way = route(statement, "count", name, size=size, unique=unique, forms=forms)
         except NotSupportedError as refusal:
             if named:
                 raise
@@ -364,7 +406,10 @@ def cross_check(
         if why is not None:
             left_out.append(f"{name}: {why}")
             continue
-        counts[name] = _count_way(statement, way, size, unique, None, None, None, None, seconds)
+        found = _count_way(
+            statement, way, size, unique, None, None, None, None, clock.start(seconds), limit
+        )
+        counts[name] = found if limit is None else min(found, limit)
     if len(counts) < 2:
         detail = f" ({'; '.join(left_out)})" if left_out else ""
         raise NotSupportedError(

@@ -18,7 +18,7 @@ Two readable forms, each read back exactly as written:
   ``stars``, ``givens`` and ``diagonals`` optional; other keys are ignored.
 
 Nothing here solves: the searches are in ``cpqueens.kernels.regions`` and the
-backends, the verbs in ``cpqueens.tasks.puzzles``.
+backends, the verbs in ``cpqueens.model.puzzle``.
 """
 
 from __future__ import annotations

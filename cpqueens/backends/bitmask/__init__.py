@@ -13,6 +13,7 @@ first asked for: importing the engine loads no numba.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -193,6 +194,15 @@ class Bitmask(Engine):
         from cpqueens.backends.bitmask import regions
 
         return regions.solutions(puzzle, limit, deadline)
+
+    def region_sample(
+        self, puzzle: RegionPuzzle, rng: random.Random, deadline: Deadline | None = None
+    ) -> tuple[Cell, ...] | None:
+        """A solution of the compiled search with each row's candidates in ``rng``'s order."""
+        from cpqueens.backends.bitmask import regions
+
+        _, found = regions.search(puzzle, 1, keep=1, rng=rng, deadline=deadline)
+        return found[0] if found else None
 
 
 #: The engine the registry hands out for "bitmask".

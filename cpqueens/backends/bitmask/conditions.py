@@ -32,9 +32,9 @@ from cpqueens.expressions import (
     Operator,
     Truth,
     Var,
-    apply_operator,
     reads,
 )
+from cpqueens.lowering.tables import table
 
 #: The kernel holds a row in a uint64.
 MAX_N = 64
@@ -129,57 +129,6 @@ def parts(node: CondNode, n: int) -> list[CondNode]:
             for j in range(i + 1, len(args))
         ]
     return [node]
-
-
-def table(node: Node, n: int, rows: tuple[Any, ...]) -> Any:
-    """``node``'s value for every column of each of ``rows``, as a numpy array (n ** len(rows)).
-
-    Axis k is the column of row ``rows[k]`` (a row of colour 0, or a (colour,
-    row) pair); ints follow Python's rules (``%`` too).
-    """
-    import numpy as np
-
-    if isinstance(node, int):
-        return np.int64(node)
-    if isinstance(node, Var):
-        axis = rows.index(node.row if node.row in rows else (node.colour, node.row))
-        shape = [1] * len(rows)
-        shape[axis] = n
-        return np.arange(n, dtype=np.int64).reshape(shape)
-    if isinstance(node, Element):
-        return np.asarray(node.values, dtype=np.int64)[table(node.index, n, rows)]
-    if isinstance(node, Truth):
-        return np.asarray(table(node.condition, n, rows), dtype=np.int64)
-    if isinstance(node, Operator):
-        args = [table(arg, n, rows) for arg in node.args]
-        # numpy's int mod has Python's sign rule
-        return apply_operator(node.name, args, absolute=np.abs, modulo=np.mod)
-    if isinstance(node, Comparison):
-        lhs, rhs = table(node.lhs, n, rows), table(node.rhs, n, rows)
-        return {
-            "==": np.equal,
-            "!=": np.not_equal,
-            "<": np.less,
-            "<=": np.less_equal,
-            ">": np.greater,
-            ">=": np.greater_equal,
-        }[node.name](lhs, rhs)
-    if isinstance(node, Logic):
-        args = [np.asarray(table(arg, n, rows), dtype=bool) for arg in node.args]
-        if node.name == "not":
-            return ~args[0]
-        result = np.full([n] * len(rows), node.name == "and")
-        for arg in args:
-            result = (result & arg) if node.name == "and" else (result | arg)
-        return result
-    if isinstance(node, Distinct):
-        result = np.full([n] * len(rows), True)
-        values = [table(arg, n, rows) for arg in node.args]
-        for i in range(len(values)):
-            for j in range(i + 1, len(values)):
-                result = result & (values[i] != values[j])
-        return result
-    raise TypeError(f"not an expression node: {node!r}")
 
 
 def program(node: Node, code: list[tuple[int, int]], constants: list[int]) -> int:
