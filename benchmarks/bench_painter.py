@@ -1,6 +1,6 @@
 """Screenshots by an outside painter: how many read right, are refused, or are misread (issue 47).
 
-``python benchmarks/bench_painter.py [--count 1000] [--seed 0] [--show 5]``
+``python benchmarks/bench_painter.py [--count 1000] [--seed 0] [--show 5] [--light-and-dark]``
 draws ``count`` pictures with ``tests/painter.py`` (a painter that shares no
 code with cpqueens), each of a puzzle ``Puzzle.generate`` makes (5 to 12 cells
 a side, one solution), in a random family: light or dark theme, phone frame or
@@ -45,22 +45,27 @@ def same(a: object, b: object) -> bool:
     return Puzzle(len(a), a) == Puzzle(len(b), b)  # type: ignore[arg-type]
 
 
-def draw(seed: int) -> tuple[painter.Shot, Puzzle]:
-    """The picture of seed ``seed``, and the puzzle it shows."""
+def draw(seed: int, dark: bool | None = None) -> tuple[painter.Shot, Puzzle]:
+    """The picture of seed ``seed``, and the puzzle it shows (``dark``: that theme)."""
     rng = random.Random(seed)
     kind = rng.random()
     if kind < 0.08:  # the reported board, in all its forms
         p = Puzzle(5, painter.REPORTED)
         shot = painter.picture(
-            p.regions, rng, colours=painter.REPORTED_COLOURS, solution=p.solve() or ()
+            p.regions, rng, dark=dark, colours=painter.REPORTED_COLOURS, solution=p.solve() or ()
         )
         shot.what += " reported"
         return shot, p
     n = rng.randint(5, 12)
     p = Puzzle.generate(n, seed=rng.randrange(10**6))[0]
     solution = p.solve() or ()
-    shot = painter.picture(p.regions, rng, one_pixel=kind < 0.16, solution=solution)
+    shot = painter.picture(p.regions, rng, dark=dark, one_pixel=kind < 0.16, solution=solution)
     return shot, p
+
+
+def light_and_dark(seed: int) -> list[tuple[painter.Shot, Puzzle]]:
+    """The picture of seed ``seed`` drawn light, then dark: the same puzzle, frame, JPEG, marks."""
+    return [draw(seed, dark) for dark in (False, True)]
 
 
 def verdicts(shot: painter.Shot, p: Puzzle) -> tuple[str, str, str]:
@@ -83,10 +88,16 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", type=int, default=None, help="draw and read one seed")
+    parser.add_argument("--theme", choices=["light", "dark"], help="with --only: that theme")
     parser.add_argument("--show", type=int, default=3, help="examples per reason")
+    parser.add_argument(
+        "--light-and-dark",
+        action="store_true",
+        help="draw each seed's puzzle twice, light then dark (the same frame, JPEG and marks)",
+    )
     args = parser.parse_args()
     if args.only is not None:
-        shot, p = draw(args.only)
+        shot, p = draw(args.only, {"light": False, "dark": True}.get(args.theme))
         Path(f"painted-{args.only}.{'jpg' if 'jpeg' in shot.what else 'png'}").write_bytes(
             shot.data
         )
@@ -100,20 +111,20 @@ def main() -> None:
     seconds = 0.0
     for i in range(args.count):
         seed = args.seed * 1_000_000 + i
-        shot, p = draw(seed)
-        start = time.process_time()
-        reader, whole, words = verdicts(shot, p)
-        seconds += time.process_time() - start
-        for family in ["all", *shot.what.split()]:
-            family = re.sub(r"jpeg\d+", "jpeg", family)
-            table[family][f"reader {reader}"] += 1
-            table[family][f"puzzle {whole}"] += 1
-        if words:
-            reason = re.sub(r"\d+", "#", words)
-            reasons[reason] += 1
-            examples[reason].append(seed)
-        if "WRONG" in (reader, whole):
-            wrong.append((seed, shot.what, reader, whole))
+        for shot, p in light_and_dark(seed) if args.light_and_dark else [draw(seed)]:
+            start = time.process_time()
+            reader, whole, words = verdicts(shot, p)
+            seconds += time.process_time() - start
+            for family in ["all", *shot.what.split()]:
+                family = re.sub(r"jpeg\d+", "jpeg", family)
+                table[family][f"reader {reader}"] += 1
+                table[family][f"puzzle {whole}"] += 1
+            if words:
+                reason = re.sub(r"\d+", "#", words)
+                reasons[reason] += 1
+                examples[reason].append(seed)
+            if "WRONG" in (reader, whole):
+                wrong.append((seed, shot.what, reader, whole))
     verdicts_ = ("right", "refused", "WRONG")
     print("| family | pictures | reader: " + " / ".join(verdicts_), end=" | ")
     print("puzzle: " + " / ".join(verdicts_) + " |\n|---|---|---|---|")
@@ -126,7 +137,8 @@ def main() -> None:
             for who in ("reader", "puzzle")
         ]
         print(f"| {family} | {total} | {cells[0]} | {cells[1]} |")
-    print(f"\nCPU {seconds:.1f} s for {args.count} pictures ({seconds / args.count:.3f} s each)\n")
+    pictures = args.count * (2 if args.light_and_dark else 1)
+    print(f"\nCPU {seconds:.1f} s for {pictures} pictures ({seconds / pictures:.3f} s each)\n")
     print("Refusals, most frequent first:")
     for reason, k in reasons.most_common():
         print(f"- {k} x {reason} (seeds {examples[reason][: args.show]})")

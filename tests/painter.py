@@ -214,6 +214,7 @@ class Theme:
     outer_width: float  # 0: no outer border, the cells end on the page
     radius: float  # of the board's corners, as a fraction of a cell
     marks: str = "glyph"  # "glyph" (the font's) or "shape" (drawn)
+    mute: tuple[float, float] = (0.0, 1.0)  # the dark palette: (towards grey, then scaled by)
 
 
 def light_theme(rng: random.Random) -> Theme:
@@ -260,19 +261,23 @@ def dark_theme(rng: random.Random) -> Theme:
         outer_width=rng.choice([thick, thick + 1]),
         radius=rng.choice([0.0, 0.05, 0.12, 0.2]),
         marks=rng.choice(["glyph", "shape"]),
+        mute=(rng.uniform(0.15, 0.35), rng.uniform(0.55, 0.72)),
     )
 
 
 def one_pixel_theme(dark: bool) -> Theme:
     """A board drawn with 1-pixel lines only: the regions told by their colours alone."""
     page, line = ((20, 20, 20), (200, 200, 200)) if dark else ((255, 255, 255), (40, 40, 40))
-    return Theme(dark, page, line, line, line, 1.0, 1.0, line, 1.0, line, 1.0, 0.0)
+    mute = (0.25, 0.62) if dark else (0.0, 1.0)
+    return Theme(dark, page, line, line, line, 1.0, 1.0, line, 1.0, line, 1.0, 0.0, mute=mute)
 
 
-def muted(colour: RGB, rng: random.Random) -> RGB:
-    """A region colour as the dark theme draws it: towards grey, then darker."""
+def muted(colour: RGB, theme: Theme) -> RGB:
+    """A region colour as ``theme`` draws it: the dark theme's one rule for every region
+    (towards grey by ``theme.mute[0]``, then scaled by ``theme.mute[1]``), so that close
+    colours come closer still; the light theme's as they are."""
     grey = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
-    d, k = rng.uniform(0.15, 0.4), rng.uniform(0.5, 0.72)
+    d, k = theme.mute
     return tuple(round((v * (1 - d) + grey * d) * k) for v in colour)  # type: ignore[return-value]
 
 
@@ -283,8 +288,9 @@ def _apart(a: RGB, b: RGB, least: float) -> bool:
 def palette(rng: random.Random, n: int, theme: Theme, kind: str) -> list[RGB]:
     """``n`` region colours: the game's (``"game"``) or random pastels (``"random"``).
 
-    On a dark theme each is muted; colours stay at least 24 (light) or 16
-    (dark) grey levels apart in some channel, as the game's are.
+    On a dark theme all are muted by the theme's one rule; the game's own are
+    taken as they come (muted, the closest come to 12-22 grey levels apart),
+    random ones at least 24 (light) or 16 (dark) apart in some channel.
     """
     least = 16 if theme.dark else 24
     chosen: list[RGB] = []
@@ -293,12 +299,15 @@ def palette(rng: random.Random, n: int, theme: Theme, kind: str) -> list[RGB]:
     tries = 0
     while len(chosen) < n:
         tries += 1
-        if kind == "game" and pool and tries < 200:
+        game = kind == "game" and bool(pool) and tries < 200
+        if game:
             base = pool.pop()
         else:
             base = tuple(rng.randint(90, 255) for _ in range(3))  # type: ignore[assignment]
-        colour = muted(base, rng) if theme.dark else base
-        if all(_apart(colour, other, least) for other in chosen) and _apart(colour, theme.page, 6):
+        colour = muted(base, theme)
+        if (game or all(_apart(colour, other, least) for other in chosen)) and _apart(
+            colour, theme.page, 6
+        ):
             chosen.append(colour)
     return chosen
 
@@ -531,7 +540,7 @@ def picture(
     if colours is None:
         chosen = palette(rng, n, theme, rng.choice(["game", "random"]))
     else:
-        chosen = [muted(c, rng) for c in colours] if dark else list(colours)
+        chosen = [muted(c, theme) for c in colours]
     if close_edge:
         target = rng.choice(edge_regions(regions))
         for _ in range(50):

@@ -15,6 +15,7 @@ import io
 import random
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -116,6 +117,55 @@ def test_its_4x4_part_is_refused_as_not_the_whole_board():
     colours = np.array(whole.colours, dtype=float)[:-1, 1:]
     said = edges.runs_on(view.darkness, view.rgb, part, colours)
     assert said is not None and ("left" in said or "bottom" in said), said
+
+
+# -- the game's dark theme -------------------------------------------------------------------
+
+#: A board of 8 regions whose last (bottom-left) region is drawn close to a dark page.
+EIGHT = (
+    (0, 0, 0, 0, 0, 0, 0, 1),
+    (0, 0, 0, 0, 0, 1, 1, 1),
+    (0, 2, 0, 0, 0, 0, 1, 1),
+    (0, 2, 0, 0, 3, 1, 1, 4),
+    (2, 2, 2, 0, 3, 1, 1, 1),
+    (5, 5, 2, 3, 3, 3, 3, 6),
+    (5, 7, 3, 3, 6, 3, 6, 6),
+    (7, 7, 7, 6, 6, 6, 6, 6),
+)
+
+
+def test_the_dark_theme_is_drawn_as_the_game_draws_it():
+    # a near-black page, light thin lines, the game's colours muted by one rule for all
+    for seed in range(40):
+        rng = random.Random(seed)
+        theme = painter.dark_theme(rng)
+        assert max(theme.page) <= 40 and min(theme.thin) >= 200 and theme.thin_alpha <= 0.5
+        colours = painter.palette(rng, 9, theme, "game")
+        d, k = theme.mute
+        for colour in colours:
+            base = next(g for g in painter.GAME if painter.muted(g, theme) == colour)
+            assert max(colour) < max(base) and colour == painter.muted(base, theme)
+        assert 0.15 <= d <= 0.35 and 0.55 <= k <= 0.72
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_games_closest_colours_muted_the_most_read_exactly_on_a_dark_phone(seed):
+    # muted by (0.35, 0.55), the game's closest colours are 12 grey levels apart
+    p = Puzzle(8, EIGHT)
+    rng = random.Random(seed)
+    theme = replace(painter.dark_theme(rng), mute=(0.35, 0.55))
+    board = painter.Board(p.regions, painter.palette(rng, 8, theme, "game"), theme, 50)
+    shot = painter.Shot(painter.encode(painter.phone(board, rng).image(), 85), p.regions, "", board)
+    assert verdict(shot, p) == "right"
+
+
+def test_a_resized_dark_page_with_a_region_close_to_the_page_reads_exactly():
+    # resized (bicubic), the phone's light thin lines ring: a few grey levels darker beside
+    # them, on the near-black region a large share of its room, once taken for a thick line
+    p = Puzzle(8, EIGHT)
+    shot = draw(EIGHT, 26, p.solve(), dark=True, frame="phone")
+    assert shot.what == "dark phone png marks close-edge"
+    assert verdict(shot, p) == "right"
 
 
 # -- random boards, every family -------------------------------------------------------------

@@ -36,7 +36,7 @@ from cpqueens.lowering.regions import statement_of
 from cpqueens.tasks import generate, puzzles, screenshots, verbs
 from cpqueens.tasks.deduce import Step
 from cpqueens.tasks.puzzles import Explanation, Verdict
-from cpqueens.vocabulary.checks import check_time_limit
+from cpqueens.vocabulary.checks import check_limit, check_time_limit
 from cpqueens.vocabulary.regions import DIFFICULTIES, Cell, Difficulty, RegionPuzzle
 from cpqueens.vocabulary.statement import Statement
 
@@ -49,14 +49,6 @@ def _clock(time_limit: object) -> Deadline | None:
     """The deadline of ``time_limit`` seconds from now (None: no limit), the option checked."""
     seconds = check_time_limit(time_limit)
     return None if seconds is None else Deadline(seconds)
-
-
-def _check_limit(limit: object) -> int | None:
-    if limit is None:
-        return None
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ValueError(f"limit must be None or an int >= 1, got {limit!r}")
-    return limit
 
 
 class Puzzle(RegionPuzzle):
@@ -83,7 +75,7 @@ class Puzzle(RegionPuzzle):
         ``KeyboardInterrupt`` within some 10 ms on the compiled search.
         Every verb below takes ``time_limit`` the same way.
         """
-        limit = _check_limit(limit)
+        limit = check_limit(limit)
         deadline = _clock(time_limit)
         if self.crowded():  # two neighbouring rows cannot hold their stars
             check_backend(str(backend))
@@ -100,7 +92,7 @@ class Puzzle(RegionPuzzle):
         time_limit: float | None = None,
     ) -> list[tuple[Cell, ...]]:
         """Solutions (the first ``limit``), each as sorted (row, col) cells, each checked."""
-        limit = _check_limit(limit)
+        limit = check_limit(limit)
         return puzzles.solutions(self, str(backend), limit, _clock(time_limit))
 
     def solve(
@@ -135,7 +127,7 @@ class Puzzle(RegionPuzzle):
         that would take long on the puzzle's cell form is left out (at least
         two must answer). ``limit`` stops each count there.
         """
-        limit = _check_limit(limit)
+        limit = check_limit(limit)
         return verbs.cross_check(
             self.statement(), backends, limit=limit, time_limit=time_limit, forms=PUZZLE_FORMS
         )

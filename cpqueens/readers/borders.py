@@ -23,8 +23,14 @@ from cpqueens.readers.lattice import Grid
 BAND = 0.12
 #: A line whose ink peaks below this share (of the room it had) is not drawn: no width.
 FAINTEST = 0.06
+#: Nor is one whose ink peaks below this many grey levels: on a dark cell a few levels are a
+#: large share, and a resized picture's ringing beside a light line is that dark (4-9 levels).
+FAINTEST_LEVELS = 12.0
 #: Thin and thick lines are told apart only when this share of their spread lies between them.
 CLEAR = 0.85
+#: Lines split less clearly than this overrule no reading of the colours: where they disagree,
+#: the colours alone decide (as they do where the lines split less clearly than ``CLEAR``).
+SURE = 0.9
 #: Thick lines carry at least this many times the ink of thin ones, or their ink says nothing.
 RATIO = 1.6
 #: Thick lines are at least this many times as wide as thin ones, or their widths say nothing
@@ -34,6 +40,7 @@ RATIO_WIDE = 2.0
 UNSURE = 0.3
 
 Edge = tuple[tuple[int, int], tuple[int, int]]
+_Pair = tuple[np.ndarray, np.ndarray]  # dark and light
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,7 @@ class Borders:
 
     thick: frozenset[Edge]
     thin: frozenset[Edge]
+    clear: float = 1.0  # how clearly the lines split in two (0 to 1)
 
     def conflicts(self, regions: tuple[tuple[int, ...], ...]) -> list[Edge]:
         """The edges where ``regions`` disagree with the lines (one region across a thick one)."""
@@ -52,6 +60,20 @@ class Borders:
             if same == (edge in self.thick):
                 wrong.append(edge)
         return wrong
+
+    def shaded(self, regions: tuple[tuple[int, ...], ...]) -> bool:
+        """Whether every inner line of some region of ``regions`` (two or more) is told thick.
+
+        No board draws a region so: its lines are then lines of one grey,
+        darker than some cells and lighter than others, whose ink is the
+        cells' shade showing through (a board drawn with 1-pixel lines only).
+        """
+        inside: dict[int, list[bool]] = {}
+        for edge in self.thick | self.thin:
+            (r, c), (rr, cc) = edge
+            if regions[r][c] == regions[rr][cc]:
+                inside.setdefault(regions[r][c], []).append(edge in self.thick)
+        return any(len(told) >= 2 and all(told) for told in inside.values())
 
 
 @dataclass(frozen=True)
@@ -65,6 +87,13 @@ class Ink:
     dark: np.ndarray
     light: np.ndarray
     grey: np.ndarray
+
+    def levels(self, rows: slice, cols: slice) -> tuple[np.ndarray, np.ndarray]:
+        """The dark and light ink of a part, in grey levels."""
+        return (
+            self.dark[rows, cols].astype(np.float32),
+            self.light[rows, cols].astype(np.float32),
+        )
 
     def shares(self, rows: slice, cols: slice) -> tuple[np.ndarray, np.ndarray]:
         """The dark and light ink of a part, each as a share of the room it had (0 to 1).
@@ -82,12 +111,17 @@ class Ink:
         )
 
 
-def _across(strip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Along a line (the rows of ``strip``, its band across): the ink and the width at each."""
+def _across(strip: np.ndarray, levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along a line (the rows of ``strip``, its band across): the ink and the width at each.
+
+    ``levels`` is the same ink in grey levels: a line fainter than
+    ``FAINTEST`` of its room or ``FAINTEST_LEVELS`` grey levels has no width.
+    """
     above = strip - strip.min(axis=1, keepdims=True)
     peaks = above.max(axis=1)
     sums = above.sum(axis=1)
-    return sums, np.where(peaks >= FAINTEST, sums / np.maximum(peaks, 1e-6), 0.0)
+    strong = (levels - levels.min(axis=1, keepdims=True)).max(axis=1) >= FAINTEST_LEVELS
+    return sums, np.where((peaks >= FAINTEST) & strong, sums / np.maximum(peaks, 1e-6), 0.0)
 
 
 def measure(ink: Ink, grid: Grid) -> tuple[dict[Edge, float], dict[Edge, float]]:
@@ -103,7 +137,7 @@ def measure(ink: Ink, grid: Grid) -> tuple[dict[Edge, float], dict[Edge, float]]
     band = max(2, round(BAND * side))
     top, bottom = max(round(grid.ys[0]), 0), min(round(grid.ys[-1]), h)
     left, right = max(round(grid.xs[0]), 0), min(round(grid.xs[-1]), w)
-    lines: list[tuple[int, bool, tuple[np.ndarray, np.ndarray]]] = []
+    lines: list[tuple[int, bool, _Pair, _Pair]] = []
     totals = np.zeros(2)
     for k in range(1, n):
         for vertical in (True, False):
@@ -111,18 +145,21 @@ def measure(ink: Ink, grid: Grid) -> tuple[dict[Edge, float], dict[Edge, float]]
             near = slice(max(at - band, 0), at + band + 1)
             if vertical:  # the line at xs[k], along rows top .. bottom
                 parts = ink.shares(slice(top, bottom), near)
+                levels = ink.levels(slice(top, bottom), near)
             else:
                 parts = ink.shares(near, slice(left, right))
                 parts = (parts[0].T, parts[1].T)
+                levels = ink.levels(near, slice(left, right))
+                levels = (levels[0].T, levels[1].T)
             if parts[0].size == 0:
                 continue
             totals += [float((p - p.min(axis=1, keepdims=True)).sum()) for p in parts]
-            lines.append((k, vertical, parts))
+            lines.append((k, vertical, parts, levels))
     chosen = int(np.argmax(totals))
     inks: dict[Edge, float] = {}
     widths: dict[Edge, float] = {}
-    for k, vertical, parts in lines:
-        sums, wide = _across(parts[chosen])
+    for k, vertical, parts, levels in lines:
+        sums, wide = _across(parts[chosen], levels[chosen])
         start, marks = (top, grid.ys) if vertical else (left, grid.xs)
         for r in range(n):
             lo = max(round(marks[r] + side / 4) - start, 0)
@@ -178,8 +215,8 @@ def tell(ink: Ink, grid: Grid) -> Borders:
     splits = [(two, found) for two, found in splits if two[2] >= CLEAR]
     if not splits:
         return Borders(frozenset(), frozenset())
-    (thin_mean, thick_mean, _), found = max(splits, key=lambda s: s[0][2])
+    (thin_mean, thick_mean, clear), found = max(splits, key=lambda s: s[0][2])
     gap = thick_mean - thin_mean
     thin = frozenset(e for e, v in found.items() if v <= thin_mean + UNSURE * gap)
     thick = frozenset(e for e, v in found.items() if v >= thick_mean - UNSURE * gap)
-    return Borders(thick, thin)
+    return Borders(thick, thin, clear)

@@ -15,7 +15,9 @@ sliver. So on each of the grid's four sides, where the picture goes on:
   every edge cell to what lies past it; a picture that ends inside the edge
   cells has no border on that side;
 - past the border lies the page: one colour all along the side, and the same
-  colour past every side. Colours that vary along the side as cells do, or a
+  colour past every side. Where the picture ends on the border, the border
+  is one grey all along (a line inside the board, thin within a region and
+  thick between two, is not). Colours that vary along the side as cells do, or a
   colour the other sides do not have past them, are more of the board.
 
 numpy is imported by the caller.
@@ -52,6 +54,8 @@ BAND, BAND_PIXELS = 0.1, (3, 10)
 PAGE_SPREAD = 16.0
 
 SIDES = ("top", "bottom", "left", "right")
+#: Grey levels from red, green and blue.
+_LUMA = np.array([0.299, 0.587, 0.114])
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,7 @@ class _Past:
     lined: list[bool]
     colours: np.ndarray | None
     page: bool
+    last: np.ndarray | None = None  # where the picture ends on the border: its grey at each cell
 
 
 def _past(s: _Side, grid: Grid) -> _Past:
@@ -201,8 +206,15 @@ def _past(s: _Side, grid: Grid) -> _Past:
         band = s.rows(gap + 2, gap + 2 + depth)
     else:  # the picture ends: what it holds past the edge cells (the border, the page)
         band = s.rows(2, room, least=1)
-    if band is None:
-        return _Past(lined, None, False)
+    if band is None:  # the picture ends on the border: its outermost pixels there
+        end = s.rgb[:1] if s.out < 0 else s.rgb[-1:]
+        last = [
+            float(np.median(end[:, s.slot(k, p)].reshape(-1, 3) @ _LUMA))
+            if s.slot(k, p).stop > s.slot(k, p).start
+            else np.nan
+            for k in range(grid.n)
+        ]
+        return _Past(lined, None, False, np.array(last))
     found = []
     for k in range(grid.n):
         block = s.rgb[band[0] : band[1], s.slot(k, p)].reshape(-1, 3)
@@ -233,6 +245,11 @@ def _border(grid: Grid, colours: np.ndarray, sides: list[_Side]) -> str | None:
                     "(crop the picture with the board's border)"
                 )
             return f"its {s.name} border was not found (no line or change of colour all along it)"
+        if past.last is not None and np.nanmax(past.last) - np.nanmin(past.last) > PAGE_SPREAD:
+            return (
+                f"its {s.name} border was not found: the picture ends on a line that changes "
+                "along it, a line inside the board (crop the picture with the board's border)"
+            )
         if past.colours is None:
             continue
         spread = float(np.nanmax(np.abs(past.colours - np.nanmedian(past.colours, axis=0))))

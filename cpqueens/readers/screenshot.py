@@ -301,6 +301,11 @@ def _read_grid(grid: Any, view: _View, factor: int, image: Any, turn: Turn | Non
     held = colour_groups.marks(view.grey, grid, colours)
     found = colour_groups.readings(colours)
     lines = borders.tell(view.ink(), grid)
+    if found.options and (
+        lines.shaded(found.options[0])  # not borders: the cells' shades through one grey
+        or (lines.clear < borders.SURE and lines.conflicts(found.options[0]))
+    ):  # the colours alone decide
+        lines = borders.Borders(frozenset(), frozenset())
     options = [regions for regions in found.options if not lines.conflicts(regions)]
     if not options and found.options:
         options = _repaired(found.options[0], lines, colours)

@@ -25,7 +25,7 @@ from cpqueens.clock import Deadline
 from cpqueens.errors import CrossCheckError, NotSupportedError
 from cpqueens.strategies.planner import AUTO, MODEL_FORMS, Form, Route, route
 from cpqueens.vocabulary.cells import Placement
-from cpqueens.vocabulary.checks import check_time_limit
+from cpqueens.vocabulary.checks import check_limit, check_time_limit
 from cpqueens.vocabulary.solution import Solution
 from cpqueens.vocabulary.statement import Statement
 
@@ -55,15 +55,6 @@ def _clock(time_limit: float | Deadline | None) -> Deadline | None:
     if isinstance(time_limit, Deadline):
         return time_limit
     return clock.start(check_time_limit(time_limit))
-
-
-def _check_limit(limit: object, least: int) -> int | None:
-    """``limit`` checked: None, or an int >= ``least``."""
-    if limit is not None and (
-        isinstance(limit, bool) or not isinstance(limit, int) or limit < least
-    ):
-        raise ValueError(f"limit must be None or an int >= {least}, got {limit!r}")
-    return limit
 
 
 def _flag(value: object, name: str) -> bool:
@@ -106,7 +97,7 @@ def count(
     """
     size = size_of(statement, queens)
     unique = _flag(unique, "unique")
-    limit = _check_limit(limit, 1)
+    limit = check_limit(limit, 1)
     deadline = _clock(time_limit)
     way = route(statement, "count", backend, size=size, unique=unique, forms=forms)
     if way.form == "columns" and isinstance(time_limit, Deadline):
@@ -227,7 +218,7 @@ def solutions(
     The route is planned now, so an unknown or refused backend fails here,
     not when the iterator is first read.
     """
-    limit = _check_limit(limit, 0)
+    limit = check_limit(limit, 0)
     size = size_of(statement, queens)
     unique = _flag(unique, "unique")
     deadline = _clock(time_limit)
@@ -388,7 +379,7 @@ def cross_check(
     """
     size = size_of(statement, queens)
     unique = _flag(unique, "unique")
-    limit = _check_limit(limit, 1)
+    limit = check_limit(limit, 1)
     seconds = check_time_limit(time_limit)
     named = backends is not None
     names = _engine_names(backends) if named else installed_backends()

@@ -26,6 +26,15 @@ def check_workers(workers: object) -> int | None:
     return workers
 
 
+def check_limit(limit: object, least: int = 1) -> int | None:
+    """Return ``limit`` if it is None or an int >= ``least``, else raise."""
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, int) or limit < least
+    ):
+        raise ValueError(f"limit must be None or an int >= {least}, got {limit!r}")
+    return limit
+
+
 def check_executor(executor: object) -> Executor | None:
     """Return ``executor`` if it is None or a ``concurrent.futures.Executor``, else raise."""
     if executor is None:
