@@ -1,13 +1,18 @@
 """Screenshots by an outside painter: how many read right, are refused, or are misread (issue 47).
 
-``python benchmarks/bench_painter.py [--count 1000] [--seed 0] [--show 5] [--light-and-dark]``
+``python benchmarks/bench_painter.py [--count 1000] [--seed 0] [--light-and-dark | --adversarial]``
 draws ``count`` pictures with ``tests/painter.py`` (a painter that shares no
 code with cpqueens), each of a puzzle ``Puzzle.generate`` makes (5 to 12 cells
 a side, one solution), in a random family: light or dark theme, phone frame or
 board alone, PNG or JPEG, queens and crosses drawn or not, an edge region
 coloured close to the page or not; a share of them are boards with 1-pixel
 lines only, and of the reported 5x5 board (its orange-red L along the left
-and bottom edges). Each is read twice:
+and bottom edges). With ``--light-and-dark`` each seed's puzzle is drawn
+twice, on the light theme and on the dark one, with the same frame, JPEG
+quality and marks (the same puzzles read light and dark). With
+``--adversarial`` each picture is of the adversarial family
+(:func:`adversarial`): an L-shaped edge region coloured close to the page
+or to the board's outer border. Each is read twice:
 
 - by the reader (``cpqueens.readers.screenshot.read``): **right** when its
   size is the board's and every reading it offers is the painted regions;
@@ -63,6 +68,33 @@ def draw(seed: int, dark: bool | None = None) -> tuple[painter.Shot, Puzzle]:
     return shot, p
 
 
+def adversarial(seed: int) -> tuple[painter.Shot, Puzzle]:
+    """A picture of the adversarial family: an edge region coloured close to the page or frame.
+
+    5 to 10 cells a side, one region an L along two sides (the reported
+    board's shape; the rest random, kept when the puzzle has one solution),
+    that region (or, one time in four, another edge region) coloured close to
+    the page or to the board's outer border, light or dark, phone or board
+    alone, PNG or JPEG, queens and crosses drawn or not.
+    """
+    rng = random.Random(seed)
+    n = rng.randint(5, 10)
+    while not (p := Puzzle(n, painter.l_regions(n, rng))).is_unique():
+        pass
+    shot = painter.picture(
+        p.regions,
+        rng,
+        quality=rng.random() < 0.5,
+        marks=rng.random() < 0.5,
+        close_edge=True,
+        close_to=rng.choice(["page", "frame"]),
+        edge_region=0 if rng.random() < 0.75 else None,
+        solution=p.solve() or (),
+    )
+    shot.what += " L"
+    return shot, p
+
+
 def light_and_dark(seed: int) -> list[tuple[painter.Shot, Puzzle]]:
     """The picture of seed ``seed`` drawn light, then dark: the same puzzle, frame, JPEG, marks."""
     return [draw(seed, dark) for dark in (False, True)]
@@ -91,13 +123,21 @@ def main() -> None:
     parser.add_argument("--theme", choices=["light", "dark"], help="with --only: that theme")
     parser.add_argument("--show", type=int, default=3, help="examples per reason")
     parser.add_argument(
+        "--adversarial",
+        action="store_true",
+        help="the adversarial family: an L-shaped edge region close to the page or frame",
+    )
+    parser.add_argument(
         "--light-and-dark",
         action="store_true",
         help="draw each seed's puzzle twice, light then dark (the same frame, JPEG and marks)",
     )
     args = parser.parse_args()
     if args.only is not None:
-        shot, p = draw(args.only, {"light": False, "dark": True}.get(args.theme))
+        if args.adversarial:
+            shot, p = adversarial(args.only)
+        else:
+            shot, p = draw(args.only, {"light": False, "dark": True}.get(args.theme))
         Path(f"painted-{args.only}.{'jpg' if 'jpeg' in shot.what else 'png'}").write_bytes(
             shot.data
         )
@@ -111,7 +151,11 @@ def main() -> None:
     seconds = 0.0
     for i in range(args.count):
         seed = args.seed * 1_000_000 + i
-        for shot, p in light_and_dark(seed) if args.light_and_dark else [draw(seed)]:
+        if args.adversarial:
+            drawn = [adversarial(seed)]
+        else:
+            drawn = light_and_dark(seed) if args.light_and_dark else [draw(seed)]
+        for shot, p in drawn:
             start = time.process_time()
             reader, whole, words = verdicts(shot, p)
             seconds += time.process_time() - start

@@ -273,9 +273,12 @@ def one_pixel_theme(dark: bool) -> Theme:
 
 
 def muted(colour: RGB, theme: Theme) -> RGB:
-    """A region colour as ``theme`` draws it: the dark theme's one rule for every region
-    (towards grey by ``theme.mute[0]``, then scaled by ``theme.mute[1]``), so that close
-    colours come closer still; the light theme's as they are."""
+    """A region colour as ``theme`` draws it: the light theme's as it is.
+
+    The dark theme mutes every region by one rule (towards grey by
+    ``theme.mute[0]``, then scaled by ``theme.mute[1]``): close colours come
+    closer still.
+    """
     grey = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
     d, k = theme.mute
     return tuple(round((v * (1 - d) + grey * d) * k) for v in colour)  # type: ignore[return-value]
@@ -312,10 +315,10 @@ def palette(rng: random.Random, n: int, theme: Theme, kind: str) -> list[RGB]:
     return chosen
 
 
-def near(colour: RGB, rng: random.Random, dark: bool) -> RGB:
-    """A colour close to ``colour`` (a page or frame): 8 to 30 grey levels off, into range."""
+def near(colour: RGB, rng: random.Random) -> RGB:
+    """A colour close to ``colour`` (a page or frame): 8 to 30 grey levels towards mid-grey."""
     step = rng.randint(8, 30)
-    sign = 1 if dark else -1
+    sign = 1 if sum(colour) < 3 * 128 else -1
     return tuple(min(255, max(0, v + sign * step + rng.randint(-4, 4))) for v in colour)  # type: ignore[return-value]
 
 
@@ -480,6 +483,22 @@ def random_regions(n: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(row) for row in grid)
 
 
+def l_regions(n: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
+    """A board of n regions whose region 0 is an L: a whole column and row meeting at a corner.
+
+    The rest is a random partition of the other (n - 1) x (n - 1) cells
+    (:func:`random_regions`); the L is the reported board's shape, an edge
+    region along two sides of the board.
+    """
+    inner = random_regions(n - 1, rng)
+    top, left = rng.random() < 0.5, rng.random() < 0.5
+    grid = [[0] * n for _ in range(n)]
+    for r in range(n - 1):
+        for c in range(n - 1):
+            grid[r + (1 if top else 0)][c + (1 if left else 0)] = inner[r][c] + 1
+    return tuple(tuple(row) for row in grid)
+
+
 def edge_regions(regions: Regions) -> list[int]:
     """The regions with a cell on the board's edge."""
     n = len(regions)
@@ -518,6 +537,8 @@ def picture(
     marks: bool | None = None,
     colours: Sequence[RGB] | None = None,
     close_edge: bool | None = None,
+    close_to: str = "page",
+    edge_region: int | None = None,
     one_pixel: bool = False,
     solution: Sequence[Cell] = (),
     stars: bool = False,
@@ -526,8 +547,10 @@ def picture(
 
     ``frame`` "phone" or "frameless"; ``quality`` a JPEG quality, False for
     PNG (True: a random quality); ``marks`` queens (on ``solution``'s cells, or
-    anywhere) and crosses; ``close_edge`` colours an edge region close to the
-    page; ``colours`` are the regions' colours as the light theme draws them.
+    anywhere) and crosses; ``close_edge`` colours an edge region (``edge_region``,
+    or one at random) close to the page (``close_to="page"``) or to the board's
+    outer border (``"frame"``; the page if it has none); ``colours`` are the
+    regions' colours as the light theme draws them.
     """
     n = len(regions)
     dark = rng.random() < 0.5 if dark is None else dark
@@ -542,9 +565,10 @@ def picture(
     else:
         chosen = [muted(c, theme) for c in colours]
     if close_edge:
-        target = rng.choice(edge_regions(regions))
+        target = rng.choice(edge_regions(regions)) if edge_region is None else edge_region
+        base = theme.outer if close_to == "frame" and theme.outer_width > 0 else theme.page
         for _ in range(50):
-            colour = near(theme.page, rng, dark)
+            colour = near(base, rng)
             others = [c for g, c in enumerate(chosen) if g != target]
             if all(_apart(colour, c, 16 if dark else 24) for c in others):
                 chosen[target] = colour
@@ -573,7 +597,7 @@ def picture(
         frame,
         f"jpeg{quality}" if quality else "png",
         *(["marks"] if marks else []),
-        *(["close-edge"] if close_edge else []),
+        *([f"close-to-{close_to}"] if close_edge else []),
         *(["1px"] if one_pixel else []),
     ]
     return Shot(data, tuple(tuple(row) for row in regions), " ".join(words), board)

@@ -222,6 +222,51 @@ def _past(s: _Side, grid: Grid) -> _Past:
     return _Past(lined, np.array(found), room >= reach + depth + 2)
 
 
+def _strip_of_cells(s: _Side, grid: Grid) -> bool:
+    """Whether past the side's border lies a strip a cell deep, one colour, ending all along.
+
+    Such a strip is a row or column of cells (an edge region coloured close
+    to the frame or page, its thin lines too faint to be seen) with the
+    board's border past it: the page goes on, or the picture ends, instead.
+    """
+    p = grid.period
+    along = slice(max(round(s.marks[0] + 0.25 * p), 0), round(s.marks[-1] - 0.25 * p))
+    gap = 0
+    while gap < 0.3 * p:  # past the border line
+        rows = s.rows(gap, gap + 1, least=1)
+        if rows is None or float(np.median(s.ink[rows[0], along])) < BORDER_INK:
+            break
+        gap += 1
+    start = s.rows(gap + 2, gap + 2 + int(np.clip(BAND * p, *BAND_PIXELS)))
+    if start is None:
+        return False
+    colour = np.median(s.rgb[start[0] : start[1], along].reshape(-1, 3), axis=0)
+    d = gap + 2
+    while d < 1.3 * p:
+        rows = s.rows(d, d + 1, least=1)
+        if rows is None:
+            return False
+        off = np.abs(s.rgb[rows[0], along].astype(np.float64) - colour).max(axis=1) > SAME
+        if float(off.mean()) > 0.1:
+            break
+        d += 1
+    if not 0.7 * p <= d < 1.3 * p:
+        return False
+    for e in range(d, min(d + 3, round(1.3 * p))):  # a change all along: a line or a colour
+        rows = s.rows(e, e + 1, least=1)
+        if rows is None:
+            return False
+        off = np.abs(s.rgb[rows[0], along].astype(np.float64) - colour).max(axis=1) > SAME
+        if float(off.mean()) >= ALL_ALONG:
+            return True
+    return False
+
+
+def strips_of_cells(darkness: np.ndarray, rgb: np.ndarray, grid: Grid) -> list[str]:
+    """The sides (top, bottom, left, right) past which a strip of cells lies."""
+    return [name for name in SIDES if _strip_of_cells(_Side.of(name, darkness, rgb, grid), grid)]
+
+
 def _hex(colour: np.ndarray) -> str:
     return "#" + "".join(f"{round(float(v)):02X}" for v in colour)
 

@@ -181,10 +181,50 @@ def read(source: Any) -> Reading:
                 if isinstance(error, NotWholeBoardError):  # is what goes on a second board?
                     _one_board(view, grid, level, factor, error.reading)
                 continue
+            grown = _grown(grid, view)
+            if grown is not None:  # a row and a column of cells taken for frame: read them
+                try:
+                    reading = _read_grid(grown, view, factor, image, turn)
+                except ImageReadError as error:
+                    sides = " and ".join(_strips(view, grid))
+                    raise NotWholeBoardError(
+                        f"found a {grid.n}x{grid.n} grid but past its {sides} edges lie strips "
+                        "of one colour a cell deep, as an edge row and column would, and as a "
+                        f"{grown.n}x{grown.n} grid {error.args[0].split(' but ', 1)[-1]}",
+                        reading,
+                    ) from None
+                grid = grown
             _one_board(view, grid, level, factor, reading)
             return reading
     assert first is not None
     raise first
+
+
+def _strips(view: _View, grid: Any) -> list[str]:
+    """The sides of ``grid`` past which a strip of cells lies (:mod:`~cpqueens.readers.edges`)."""
+    from cpqueens.readers import edges
+
+    return edges.strips_of_cells(view.darkness, view.rgb, grid)
+
+
+def _grown(grid: Any, view: _View) -> Any:
+    """``grid`` grown by a row and a column where strips of cells lie past two sides that meet.
+
+    An edge region along two sides, coloured close to the frame or the page,
+    its thin lines too faint to see, leaves the lattice one row and one column
+    short; the border past it, a cell further out, tells it. None otherwise.
+    """
+    from cpqueens.readers import lattice
+
+    found = set(_strips(view, grid))
+    across = [side for side in ("left", "right") if side in found]
+    down = [side for side in ("top", "bottom") if side in found]
+    if len(across) != 1 or len(down) != 1:
+        return None
+    p = grid.period
+    xs = (grid.xs[0] - p, *grid.xs) if across == ["left"] else (*grid.xs, grid.xs[-1] + p)
+    ys = (grid.ys[0] - p, *grid.ys) if down == ["top"] else (*grid.ys, grid.ys[-1] + p)
+    return lattice.Grid(grid.n + 1, xs, ys)
 
 
 class NotWholeBoardError(ImageReadError):
