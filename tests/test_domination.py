@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import cpqueens
-from cpqueens.backends.bitmask import domination
+from cpqueens.backends.bitmask import covering, domination
 from cpqueens.errors import CheckpointError, CountInterrupted, IncompleteSearchError
 from cpqueens.tasks.parts import Runner
 from tests.oracle_cells import Board
@@ -122,14 +122,14 @@ def test_a_set_is_encoded_as_one_int_and_a_part_admits_only_covering_sets():
 
 def test_the_lattices_hold_the_bound_on_the_boards_the_issue_names():
     for n in FOUND_AT_THE_BOUND[:-2]:  # 23 and 25: test_the_largest_boards_at_the_bound...
-        found = domination.find(n, (n + 1) // 2, local=False)
+        found = covering.find(n, (n + 1) // 2, local=False)
         assert found is not None and len(set(found)) == (n + 1) // 2
         assert Board(n, n).dominating([divmod(cell, n) for cell in found])
 
 
 def test_the_local_search_finds_covering_queens_on_its_own():
     for n, k in ((8, 5), (10, 5), (12, 6)):
-        found = domination._local(n, k, None, float("inf"))
+        found = covering._local(n, k, None, float("inf"))
         assert found is not None and Board(n, n).dominating([divmod(c, n) for c in found])
 
 
@@ -252,7 +252,7 @@ def test_a_lost_worker_ends_the_proof_with_its_parts_saved(tmp_path):
 
 def test_checkpoint_and_executor_are_refused_where_the_search_is_one_piece(tmp_path):
     with pytest.raises(cpqueens.NotSupportedError, match="checkpoint is for a search that runs"):
-        cpqueens.domination(5, independent=True, checkpoint=tmp_path / "x.json")
+        cpqueens.domination(5, blocked=[(0, 0)], checkpoint=tmp_path / "x.json")
     with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="workers or executor"):
         Runner(5, workers=2, executor=pool)
 

@@ -91,3 +91,43 @@ def test_a_proof_runs_on_a_dask_cluster_from_the_command_line():
     answer = json.loads(result.stdout)
     assert (answer["value"], answer["status"]) == (5, "optimal")  # no 4 cover 8 x 8
     assert Board(8, 8).dominating([tuple(q) for q in answer["queens"]])
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_count_with_its_parts_saved_and_the_same_command_resumes_it(tmp_path):
+    """The count of the optimal sets is resumable in small parts, in a checkpoint of its own."""
+    command = [
+        sys.executable, "-m", "cpqueens", "optimize", "independent-domination", "13", "--count",
+        "--workers", "1", "--checkpoint", "i13.json", "--json",
+    ]  # fmt: skip
+    counted = tmp_path / "i13.count.json"  # 7 queens are at the bound: no proof, the count at once
+    process = subprocess.Popen(
+        command, cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+    def a_third_done() -> bool:
+        if not counted.exists():
+            return False
+        total = json.loads(counted.read_text())["subproblems"]
+        return len(finished(counted)) >= total // 3
+
+    assert wait_for(a_third_done, timeout=300)
+    out, err, after = stop(process, signal.SIGINT)
+    assert after < 1.5
+    saved = finished(counted)
+    total = json.loads(counted.read_text())["subproblems"]
+    assert process.returncode == 130 and out == ""
+    assert err == (
+        f"cpqueens: interrupted: {len(saved)} of {total} subproblems are saved in {counted.name}; "
+        "run the same command again to resume\n"
+    )
+    assert total // 3 <= len(saved) < total
+    again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env())
+    assert again.returncode == 0, again.stderr
+    answer = json.loads(again.stdout)
+    assert (answer["value"], answer["status"], answer["count"]) == (7, "optimal", 24)  # A002568
+    board = Board(13, 13)
+    queens = [tuple(q) for q in answer["queens"]]
+    assert board.dominating(queens) and board.independent(queens) and len(queens) == 7
+    resumed = finished(counted)
+    assert len(resumed) == total and all(resumed[i] == value for i, value in saved.items())

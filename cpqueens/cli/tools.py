@@ -61,7 +61,7 @@ WARM_UP: dict[str, tuple[str, str]] = {
 
 def local_search() -> None:
     """The domination's local search, which no small question reaches (boards over 16 only)."""
-    from cpqueens.backends.bitmask.domination import warm_local
+    from cpqueens.backends.bitmask.covering import warm_local
 
     warm_local()
 

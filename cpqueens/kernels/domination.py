@@ -60,11 +60,13 @@ _ZERO = np.uint64(0)
 State = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def start(n: int, k: int, q0: int, orbit: np.ndarray) -> State:
+def start(n: int, k: int, q0: int, orbit: np.ndarray, independent: bool = False) -> State:
     """A fresh state for :func:`search`: queen ``q0`` placed, the cells of earlier orbits forbidden.
 
     ``orbit[cell]`` is the rank of the cell's orbit (cell = r * n + c); ``q0``
-    < 0 starts from the empty board with every cell allowed. Returns (occ,
+    < 0 starts from the empty board with every cell allowed. ``independent``:
+    the cells that ``q0`` attacks are forbidden too (no queen may attack
+    another; :func:`search` must be told the same). Returns (occ,
     allowed, cand, ncand, nxt, queens, counters); ``counters[DEPTH]`` is the
     number of queens placed.
     """
@@ -84,6 +86,8 @@ def start(n: int, k: int, q0: int, orbit: np.ndarray) -> State:
         r, c = divmod(q0, n)
         occ[1] = _lines(n, r, c)
         allowed[1] = allowed[0]
+        if independent:
+            _unattacked(n, r, c, allowed[1])
         queens[0] = q0
         counters[DEPTH] = 1
         counters[ROOT] = 1
@@ -102,6 +106,22 @@ def _lines(n: int, r: int, c: int) -> np.ndarray:
         ],
         dtype=np.uint64,
     )
+
+
+@kernel()
+def _unattacked(n, r, c, allowed):
+    """Forbid in ``allowed`` (a mask per row) the cells a queen on (r, c) occupies or attacks."""
+    allowed[r] = _ZERO
+    for row in range(n):
+        if row == r:
+            continue
+        d = row - r
+        mask = _ONE << np.uint64(c)
+        if 0 <= c + d < n:
+            mask |= _ONE << np.uint64(c + d)
+        if 0 <= c - d < n:
+            mask |= _ONE << np.uint64(c - d)
+        allowed[row] &= ~mask
 
 
 @kernel()
@@ -327,8 +347,11 @@ def _evaluate(n, k, depth, occ, allowed, cand, work):
 
 
 @kernel()
-def _descend(n, depth, occ, allowed, cand, queens, i):
-    """Place the i-th child of the node at ``depth`` (forbidding it to later siblings)."""
+def _descend(n, depth, occ, allowed, cand, queens, i, independent):
+    """Place the i-th child of the node at ``depth`` (forbidding it to later siblings).
+
+    ``independent``: below it, the cells it attacks are forbidden too.
+    """
     q = cand[depth, i]
     r = q // n
     c = q % n
@@ -340,6 +363,8 @@ def _descend(n, depth, occ, allowed, cand, queens, i):
     occ[depth + 1, 3] = occ[depth, 3] | (_ONE << np.uint64(r + c))
     for row in range(n):
         allowed[depth + 1, row] = allowed[depth, row]
+    if independent:
+        _unattacked(n, r, c, allowed[depth + 1])
 
 
 @kernel()
@@ -353,7 +378,7 @@ def _follow(n, depth, allowed, cand, ncand, nxt, i):
 
 
 @kernel()
-def children(n, k, path, occ, allowed, cand, ncand, nxt, queens, counters):
+def children(n, k, independent, path, occ, allowed, cand, ncand, nxt, queens, counters):
     """How many children the node at the end of ``path`` has (0: it ends there; -1: no such node).
 
     The state is :func:`start`'s; the part's planner splits by these.
@@ -367,15 +392,20 @@ def children(n, k, path, occ, allowed, cand, ncand, nxt, queens, counters):
         if path[level] >= m:
             return -1
         _follow(n, depth, allowed, cand, ncand, nxt, path[level])
-        _descend(n, depth, occ, allowed, cand, queens, path[level])
+        _descend(n, depth, occ, allowed, cand, queens, path[level], independent)
         depth += 1
     return 0
 
 
 @kernel()
-def search(n, k, q0, images, path, occ, allowed, cand, ncand, nxt, queens, counters, first, budget):
+def search(
+    n, k, independent, q0, images, path, occ, allowed, cand, ncand, nxt, queens, counters, first,
+    budget,
+):  # fmt: skip
     """Search the part: the sets of k queens dominating the n x n board below ``path``.
 
+    ``independent``: only sets of which no queen attacks another (the state
+    made by :func:`start` with the same flag).
     ``path[i]`` is the child taken at the i-th node below the start (the
     part's prefix; empty: the whole subtree). Counts the sets found (weighted
     by their class size, see the module's docstring) in ``counters[SETS]``
@@ -425,7 +455,7 @@ def search(n, k, q0, images, path, occ, allowed, cand, ncand, nxt, queens, count
             depth -= 1
             continue
         nxt[depth] = i + 1
-        _descend(n, depth, occ, allowed, cand, queens, i)
+        _descend(n, depth, occ, allowed, cand, queens, i, independent)
         depth += 1
         counters[FRESH] = 1
     counters[DEPTH] = depth

@@ -105,15 +105,20 @@ def count(
     unique: bool = False,
     deadline: Deadline | None = None,
     limit: int | None = None,
+    run: Any = None,
 ) -> int:
     """The exact number of solutions with ``size`` pieces per army (any size if None).
 
     ``unique`` counts classes under the statement's symmetries; ``engine`` is
-    the one the planner chose for the cell form.
+    the one the planner chose for the cell form. ``run``: the task's runner of
+    parts (:mod:`cpqueens.tasks.parts`), for an engine whose count runs in parts.
     """
     if no_room(problem, size):
         return 0
-    found = get(engine).cell_count(problem, size, unique=unique, deadline=deadline, limit=limit)
+    parts = {} if run is None else {"run": run}
+    found = get(engine).cell_count(
+        problem, size, unique=unique, deadline=deadline, limit=limit, **parts
+    )
     return int(found)
 
 
@@ -226,8 +231,11 @@ def optimise(
                     raise IncompleteSearchError()
                 counter = cell_engine(problem, "auto", "count", outcome.value, classes, None)
                 later = None if left is None else Deadline(left)
+                runner = None  # the optimisation's runner counts in parts too, in a file of its own
+                if counter == engine and "run" in run:
+                    runner = run["run"].section("classes" if classes else "count")
                 return count_solutions(
-                    problem, counter, outcome.value, unique=classes, deadline=later
+                    problem, counter, outcome.value, unique=classes, deadline=later, run=runner
                 )
             except IncompleteSearchError:
                 raise IncompleteSearchError(

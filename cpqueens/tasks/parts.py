@@ -162,6 +162,21 @@ class Runner:
         """The same runner without its checkpoint: for searches not worth resuming (quick steps)."""
         return replace(self, checkpoint=None)
 
+    def section(self, tag: str) -> Runner:
+        """The runner of another search of the same call: its checkpoint in a file beside this one.
+
+        ``d14.json`` and ``count`` give ``d14.count.json``: each search of a
+        call (the proof, the count of the optimal sets) resumes from its own file.
+
+        >>> Runner(8, checkpoint="runs/d8.json").section("count").checkpoint
+        'runs/d8.count.json'
+        """
+        if self.checkpoint is None:
+            return self
+        path = os.fspath(self.checkpoint)
+        stem, suffix = os.path.splitext(path)
+        return replace(self, checkpoint=f"{stem}.{tag}{suffix}")
+
     def _run(
         self,
         fn: Callable[..., int],

@@ -135,11 +135,16 @@ class Bitmask(Engine):
         unique: bool = False,
         deadline: Deadline | None = None,
         limit: int | None = None,
+        run: PartsRunner | None = None,
     ) -> int:
-        """The exact number of solutions of ``size`` pieces, by the compiled counter."""
+        """The exact number of solutions of ``size`` pieces, by the compiled counter.
+
+        ``run``: the task's runner, for a count that runs in parts (queens dominating a
+        free square board: :meth:`runs_parts`).
+        """
         from cpqueens.backends.bitmask import cells
 
-        return cells.count(problem, size, unique=unique, deadline=deadline)
+        return cells.count(problem, size, unique=unique, deadline=deadline, run=run)
 
     def runs_parts(self, problem: CellProblem, sense: str) -> bool:
         """Whether the optimisation runs in parts: queens dominating a free square board."""

@@ -132,10 +132,12 @@ def count(
     unique: bool = False,
     time_limit: float | None = None,
     deadline: Deadline | None = None,
+    run: Any = None,
 ) -> int:
     """The exact number of solutions with ``size`` pieces; a time limit raises, never a part.
 
     The limit is ``deadline`` (the caller's clock) or ``time_limit`` seconds from now.
+    ``run``: the task's runner of parts, for the domination count (which runs in parts).
     """
     if not supports(problem, size, unique):
         raise NotSupportedError(
@@ -143,7 +145,7 @@ def count(
         )
     clock = deadline if deadline is not None else _clock(time_limit)
     if size is not None and domination.applies(problem):
-        return domination.count(problem, size, unique=unique, deadline=clock)
+        return domination.count(problem, size, unique=unique, deadline=clock, run=run)
     from cpqueens.kernels import cells as kernels
 
     placed = [(r, c) for r, c, _ in problem.placed]

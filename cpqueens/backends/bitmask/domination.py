@@ -1,4 +1,4 @@
-"""Queens dominating a free n x n board: found on lattices, proved by lines, counted by classes.
+"""Queens dominating a free n x n board, independent or not: proved by lines, counted in parts.
 
 The fewest queens that cover a free n x n board (OEIS A075458) and the
 number of such sets (A002564), on boards up to :data:`MOST` = 32:
@@ -18,19 +18,21 @@ number of such sets (A002564), on boards up to :data:`MOST` = 32:
   here, in order.
 - **counted**: every set of k covering queens, each class once with its size.
 
-Every set is checked against the board in plain Python (:func:`dominates`)
-before anyone sees it.
+Every set is checked against the board in plain Python (:func:`dominates`,
+and :func:`apart` for independent queens) before anyone sees it. Covering
+sets are found fast by :mod:`cpqueens.backends.bitmask.covering`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.base import PartsRunner
+from cpqueens.backends.bitmask.covering import apart, dominates, find, greedy
 from cpqueens.backends.outcome import Outcome
 from cpqueens.clock import Deadline
 from cpqueens.errors import CountInterrupted, IncompleteSearchError, InvalidSolutionError
@@ -44,12 +46,6 @@ if TYPE_CHECKING:
 MOST = 32
 #: Nodes per kernel call: some 0.1-0.3 s, so a time limit and Ctrl-C hold within that.
 CHUNK = 1 << 17
-#: Nodes of one lattice's search, the first round (each later round ten times more).
-LATTICE_NODES = 50_000
-#: Rounds of lattice searches, before the local search; nodes per kernel call.
-LATTICE_ROUNDS, LATTICE_CHUNK = 3, 10_000
-#: Steps of local search per kernel call; steps a cell stays empty after a queen leaves it.
-LOCAL_STEPS, TABU = 20_000, 2
 #: Seconds the lattices may take for one size, on the way to an upper bound.
 LOCAL_SECONDS = 2.0
 #: Seconds of lattices and local search for a size below the upper bound, where a proof
@@ -71,11 +67,13 @@ def runs_parts(problem: CellProblem, sense: str) -> bool:
 
 
 def applies(problem: CellProblem) -> bool:
-    """Whether ``problem`` is plain queen domination of a free n x n board, n <= ``MOST``."""
+    """Whether ``problem`` is queen domination of a free n x n board, n <= ``MOST``.
+
+    Independent domination (no queen attacks another) too.
+    """
     board = problem.board
     return (
         problem.dominating
-        and not problem.independent
         and problem.armies == 1
         and not problem.placed
         and not problem.quotas
@@ -83,22 +81,6 @@ def applies(problem: CellProblem) -> bool:
         and board.attack == "queen"
         and not (board.blocked or board.toroidal or board.knight)
         and board.rows == board.cols <= MOST
-    )
-
-
-def dominates(n: int, cells: Sequence[int]) -> bool:
-    """Whether queens on ``cells`` (r * n + c) cover every cell of the n x n board.
-
-    Plain Python, sharing nothing with the kernels: the check of every answer.
-
-    >>> dominates(4, [5, 15]), dominates(4, [0, 15])
-    (True, False)
-    """
-    queens = [divmod(cell, n) for cell in cells]
-    return all(
-        any(r == a or c == b or r - c == a - b or r + c == a + b for a, b in queens)
-        for r in range(n)
-        for c in range(n)
     )
 
 
@@ -149,6 +131,8 @@ class Part:
 
     ``first``: the part stops at a covering set and its value encodes it
     (:func:`encode`), else it counts the sets (each class once, weighted).
+    ``independent``: only sets of which no queen attacks another; ``unique``:
+    a count of classes.
     """
 
     n: int
@@ -156,12 +140,16 @@ class Part:
     q0: int
     path: tuple[int, ...] = ()
     first: bool = True
+    independent: bool = False
+    #: A count's part counts the classes of sets, not the sets.
+    unique: bool = False
 
     def label(self) -> str:
         """The exact text that identifies the part within its split."""
         r, c = divmod(self.q0, self.n)
-        way = "first" if self.first else "count"
-        return f"{way} {self.k} queens, ({r}, {c}), path {list(self.path)}"
+        way = "first" if self.first else "classes" if self.unique else "count"
+        kind = " independent" if self.independent else ""
+        return f"{way} {self.k}{kind} queens, ({r}, {c}), path {list(self.path)}"
 
     def admits(self, value: int, n: int) -> bool:
         """Whether ``value`` can be this part's result: a count, or 0 or a covering set."""
@@ -171,12 +159,14 @@ class Part:
             return True
         cells = decode(value, self.n, self.k)
         ordered = len(cells) == self.k and list(cells) == sorted(set(cells))
-        return ordered and self.q0 in cells and dominates(self.n, cells)
+        free = not self.independent or apart(self.n, cells)
+        return ordered and free and self.q0 in cells and dominates(self.n, cells)
 
     def expects(self, n: int) -> str:
         """What :meth:`admits` expects, for an error message."""
         if self.first:
-            return f"0 or a set of {self.k} queens covering the board, holding cell {self.q0}"
+            kind = " independent" if self.independent else ""
+            return f"0 or a set of {self.k}{kind} queens covering the board, holding cell {self.q0}"
         return "a count >= 0"
 
 
@@ -205,7 +195,14 @@ def decode(value: int, n: int, k: int) -> tuple[int, ...]:
     return tuple(cells)
 
 
-def plan(n: int, k: int, depth: int = 1, first: bool = True) -> list[Part]:
+def plan(
+    n: int,
+    k: int,
+    depth: int = 1,
+    first: bool = True,
+    independent: bool = False,
+    unique: bool = False,
+) -> list[Part]:
     """The parts of the search for k covering queens, split at ``depth`` levels (>= 1).
 
     Depth 1: one part per orbit (its first cell as ``q0``); each further level
@@ -213,7 +210,7 @@ def plan(n: int, k: int, depth: int = 1, first: bool = True) -> list[Part]:
     children stays a part (it ends at once).
     """
     firsts = symmetry(n)[2]
-    parts = [Part(n, k, q0, (), first) for q0 in firsts]
+    parts = [Part(n, k, q0, (), first, independent, unique) for q0 in firsts]
     for _ in range(depth - 1):
         parts = [deeper for part in parts for deeper in _children(part)]
     return parts
@@ -226,37 +223,50 @@ def _children(part: Part) -> list[Part]:
     from cpqueens.kernels import domination as kernel
 
     _, orbit, _ = symmetry(part.n)
-    state = kernel.start(part.n, part.k, part.q0, orbit)
-    count = kernel.children(part.n, part.k, np.array(part.path, dtype=np.int64), *state)
+    state = kernel.start(part.n, part.k, part.q0, orbit, part.independent)
+    path = np.array(part.path, dtype=np.int64)
+    count = kernel.children(part.n, part.k, part.independent, path, *state)
     if count < 0:
         raise ValueError(f"the part {part.label()!r} names no node of the search")
-    return [Part(part.n, part.k, part.q0, (*part.path, i), part.first) for i in range(count)] or [
-        part
-    ]
+    return [replace(part, path=(*part.path, i)) for i in range(count)] or [part]
 
 
 def search_part(
-    n: int, k: int, q0: int, path: tuple[int, ...], first: bool, stop_at: float | None = None
+    n: int,
+    k: int,
+    q0: int,
+    path: tuple[int, ...],
+    first: bool,
+    stop_at: float | None = None,
+    independent: bool = False,
+    unique: bool = False,
 ) -> int:
     """Search one part to its end (a worker's task): a covering set found (encoded), or the count.
 
     ``first``: 0 if no k queens below the part cover the board, else the
     first set found (:func:`encode`); otherwise the number of covering sets
-    (each class counted once, with its size). ``stop_at`` (a ``time.time()``
+    (each class counted once, with its size; ``unique``: the classes).
+    ``independent``: sets of which no queen attacks another. ``stop_at`` (a ``time.time()``
     instant: it means the same on every machine of a cluster, to their
     clocks' agreement) ends the part with ``IncompleteSearchError``.
     """
     clock = None
     if stop_at is not None:
         clock = Deadline(max(stop_at - time.time(), 1e-9))
-    sets, _, found = _search(n, k, q0, path, first, clock)
+    sets, classes, found = _search(n, k, q0, path, first, clock, independent)
     if first:
         return 0 if found is None else encode(found, n)
-    return sets
+    return classes if unique else sets
 
 
 def _search(
-    n: int, k: int, q0: int, path: Sequence[int], first: bool, clock: Deadline | None
+    n: int,
+    k: int,
+    q0: int,
+    path: Sequence[int],
+    first: bool,
+    clock: Deadline | None,
+    independent: bool = False,
 ) -> tuple[int, int, tuple[int, ...] | None]:
     """Run one part in chunks: (sets, classes, the first set found or None).
 
@@ -271,10 +281,10 @@ def _search(
     images, orbit, _ = symmetry(n)
     if q0 < 0:
         images = images[:1]
-    state = kernel.start(n, k, q0, orbit)
+    state = kernel.start(n, k, q0, orbit, independent)
     steps = np.array(path, dtype=np.int64)
     while True:
-        status = kernel.search(n, k, q0, images, steps, *state, first, CHUNK)
+        status = kernel.search(n, k, independent, q0, images, steps, *state, first, CHUNK)
         if status != kernel.PAUSED:
             break
         if clock is not None:
@@ -287,6 +297,8 @@ def _search(
         found = tuple(sorted(int(cell) for cell in state[5][:k]))
         if not dominates(n, found):
             raise InvalidSolutionError(f"the search's set {found} leaves a cell uncovered")
+        if independent and not apart(n, found):
+            raise InvalidSolutionError(f"the search's set {found} has queens that attack")
     return int(counters[kernel.SETS]), int(counters[kernel.CLASSES]), found
 
 
@@ -304,8 +316,18 @@ def _here(clock: Deadline | None) -> PartsRunner:
         parts = plan(1)
         done: dict[int, int] = {}
         for i, part in enumerate(parts):
-            sets, _, found = _search(part.n, part.k, part.q0, part.path, part.first, clock)
-            done[i] = (0 if found is None else encode(found, part.n)) if part.first else sets
+            try:
+                sets, classes, found = _search(
+                    part.n, part.k, part.q0, part.path, part.first, clock, part.independent
+                )
+            except KeyboardInterrupt as stop_here:
+                if isinstance(stop_here, CountInterrupted):
+                    raise
+                raise CountInterrupted(i, len(parts), None) from stop_here
+            if part.first:
+                done[i] = 0 if found is None else encode(found, part.n)
+            else:
+                done[i] = classes if part.unique else sets
             if stop(done[i]):
                 break
         return parts, done
@@ -313,19 +335,36 @@ def _here(clock: Deadline | None) -> PartsRunner:
     return run
 
 
+def _kind(independent: bool) -> str:
+    return "independent queens" if independent else "queens"
+
+
+def _section(run: PartsRunner, tag: str) -> PartsRunner:
+    """The runner of another search of the same call: its checkpoint in a file of its own."""
+    section = getattr(run, "section", None)
+    return run if section is None else section(tag)  # type: ignore[no-any-return]
+
+
 def decide(
-    n: int, k: int, run: PartsRunner, clock: Deadline | None = None
+    n: int,
+    k: int,
+    run: PartsRunner,
+    clock: Deadline | None = None,
+    independent: bool = False,
 ) -> tuple[int, ...] | None:
-    """A set of k queens that cover the board, or None when the exhaustive search proves none do."""
+    """A set of k queens that cover the board, or None when the exhaustive search proves none do.
+
+    ``independent``: a set of which no queen attacks another, or the proof that there is none.
+    """
     stop_at = None if clock is None else time.time() + clock.left()
 
     def arguments(part: Part) -> tuple[Any, ...]:
-        return (part.n, part.k, part.q0, part.path, True, stop_at)
+        return (part.n, part.k, part.q0, part.path, True, stop_at, part.independent)
 
-    what = f"bitmask: {k} queens dominating the board, searched by lines"
+    what = f"bitmask: {k} {_kind(independent)} dominating the board, searched by lines"
     parts, values = run(
         what,
-        lambda depth: plan(n, k, depth),
+        lambda depth: plan(n, k, depth, independent=independent),
         search_part,
         arguments,
         lambda value: value > 0,
@@ -337,129 +376,6 @@ def decide(
     if len(values) != len(parts):  # pragma: no cover - a runner's bug, not a proof
         raise IncompleteSearchError(f"{len(parts) - len(values)} parts were not searched")
     return None
-
-
-# --- finding covering queens fast -------------------------------------------------------------
-
-
-def lattices(n: int, k: int) -> list[tuple[int, ...]]:
-    """The row (and column) sets the lattice search tries for k queens: k lines each.
-
-    Every other line (either parity) with its ends trimmed or the board's
-    edges added to make k, then central bands; no set twice.
-
-    >>> lattices(6, 3)
-    [(1, 3, 5), (0, 2, 4), (1, 2, 3), (2, 3, 4), (0, 1, 2), (3, 4, 5)]
-    """
-    found: list[tuple[int, ...]] = []
-    for parity in (1, 0):
-        base = list(range(parity, n, 2))
-        others = [line for line in (0, n - 1) if line not in base]
-        if len(base) >= k:
-            extra = len(base) - k
-            variants = [base[low : len(base) - (extra - low)] for low in range(extra + 1)]
-        else:
-            need = k - len(base)
-            variants = [sorted(base + others[:need]), sorted(base + others[len(others) - need :])]
-            variants += [sorted(base + [n // 2 + i for i in range(need)])]
-        found.extend(tuple(v) for v in variants if len(set(v)) == k and len(v) == k)
-    for low in sorted(range(n - k + 1), key=lambda low: abs(2 * low + k - n)):
-        found.append(tuple(range(low, low + k)))
-    return list(dict.fromkeys(found))
-
-
-def _lattice(n: int, k: int, clock: Deadline | None, cutoff: float) -> tuple[int, ...] | None:
-    """A set of k covering queens on a lattice (:func:`lattices`), in rounds of growing quotas.
-
-    Every pair of row and column sets gets ``LATTICE_NODES`` nodes in the
-    first round, ten times more in each next one (its search goes on where it
-    stopped), in chunks of ``LATTICE_CHUNK`` nodes between which the clock is read.
-    """
-    import numpy as np
-
-    from cpqueens.kernels import domination_lattice as kernel
-
-    sets = [np.array(lines, dtype=np.int64) for lines in lattices(n, k)]
-    searches = [
-        (rows, cols, kernel.start(n, rows, cols))
-        for i, rows in enumerate(sets)
-        for cols in sets[i:]
-    ]
-    quota = LATTICE_NODES
-    for _ in range(LATTICE_ROUNDS):
-        alive = []
-        for rows, cols, state in searches:
-            status = kernel.PAUSED
-            while status == kernel.PAUSED and state[-1][kernel.NODES] < quota:
-                if time.monotonic() > cutoff:
-                    return None
-                if clock is not None:
-                    clock.check()
-                status = kernel.search(n, rows, cols, *state, LATTICE_CHUNK)
-            if status == kernel.FOUND:
-                columns = state[2]
-                return tuple(
-                    sorted(int(r) * n + int(c) for r, c in zip(rows, columns, strict=True))
-                )
-            if status == kernel.PAUSED:
-                alive.append((rows, cols, state))
-        searches, quota = alive, quota * 10
-    return None
-
-
-def _local(n: int, k: int, clock: Deadline | None, cutoff: float) -> tuple[int, ...] | None:
-    """A set of k covering queens by local search, restarted now and then, until ``cutoff``."""
-    from cpqueens.kernels import domination_local as kernel
-
-    seed = 0
-    while time.monotonic() < cutoff:
-        state = kernel.start(n, k, seed)
-        for _ in range(50):  # a restart after a million steps
-            if clock is not None:
-                clock.check()
-            if kernel.walk(n, *state, TABU, LOCAL_STEPS):
-                return tuple(sorted(int(cell) for cell in state[0]))
-            if time.monotonic() > cutoff:
-                return None
-        seed += 1
-    return None
-
-
-def warm_local() -> None:
-    """Compile (or load) the local search's kernels with a small search: 3 queens on 5 x 5.
-
-    The exhaustive search and the lattices compile with any small question;
-    the local search runs only on boards over ``QUICK_PROOF``, where the
-    lattices miss a size, so ``cpqueens warm`` asks for it by name.
-    """
-    if _local(5, 3, None, float("inf")) is None:  # pragma: no cover - the search is exhaustive
-        raise InvalidSolutionError("the local search found no 3 queens covering 5 x 5")
-
-
-def find(
-    n: int,
-    k: int,
-    clock: Deadline | None = None,
-    seconds: float | None = None,
-    local: bool = True,
-) -> tuple[int, ...] | None:
-    """A set of k queens (cells r * n + c) covering the n x n board, or None if none was found.
-
-    Lattices first, then (if ``local``) local search, for at most ``seconds``
-    (None: until the clock ends it, ``IncompleteSearchError``). None proves
-    nothing.
-    """
-    if k >= n:  # a queen on every row of the first column covers it all
-        column = [r * n for r in range(n)]
-        rest = [cell for cell in range(n * n) if cell % n][: k - n]
-        return tuple(sorted(column + rest)) if k <= n * n else None
-    cutoff = float("inf") if seconds is None else time.monotonic() + seconds
-    found = _lattice(n, k, clock, cutoff)
-    if found is None and local:
-        found = _local(n, k, clock, cutoff)
-    if found is not None and not dominates(n, found):
-        raise InvalidSolutionError(f"the search's set {found} leaves a cell uncovered")
-    return found
 
 
 # --- the verbs: the optimum, and the count of the optimal sets --------------------------------
@@ -486,6 +402,13 @@ def optimise(
     here in order. A limit that ends it gives the best set found, "feasible",
     with the size being proved as its bound. ``workers`` and ``symmetry`` are
     the runner's and the split's business: accepted, unused here.
+
+    Independent domination (no queen attacks another) starts from a maximal
+    independent set (:func:`greedy`: it covers the board), and each size
+    from the bound up is settled by the exhaustive search of independent
+    sets: the first that has one is the optimum. The first size searched
+    keeps its parts in the runner's checkpoint, each later one in a file of
+    its own beside it (``d.json``: ``d.8.json``).
     """
     if sense != "minimize" or not applies(problem):
         raise ValueError(
@@ -496,7 +419,12 @@ def optimise(
     clock = deadline
     n = problem.board.rows
     low = bounds.lower(problem)
-    best, cells = _upper(n, low, clock)
+    independent = problem.independent
+    if independent:
+        cells = greedy(n)
+        best = len(cells)
+    else:
+        best, cells = _upper(n, low, clock)
 
     def report() -> None:
         if progress is not None:
@@ -504,7 +432,7 @@ def optimise(
 
     report()
     try:
-        while best > low and n > QUICK_PROOF:
+        while best > low and n > QUICK_PROOF and not independent:
             found = find(n, best - 1, clock, seconds=FIND_SECONDS)
             if found is None:
                 break
@@ -515,7 +443,8 @@ def optimise(
     runner = run or _here(clock)
     for k in range(low, best):
         try:
-            found = decide(n, k, runner, clock)
+            step = runner if k == low else _section(runner, str(k))
+            found = decide(n, k, step, clock, independent)
         except IncompleteSearchError:
             return _outcome("feasible", best, k, cells, n, start)
         if found is not None:
@@ -558,28 +487,60 @@ def _outcome(
 
 
 def count(
-    problem: CellProblem, size: int, *, unique: bool = False, deadline: Deadline | None = None
+    problem: CellProblem,
+    size: int,
+    *,
+    unique: bool = False,
+    deadline: Deadline | None = None,
+    run: PartsRunner | None = None,
 ) -> int:
     """The number of sets of ``size`` queens that cover the board (with ``unique``, their classes).
 
-    Every part runs here, in order; the deadline's end raises ``IncompleteSearchError``.
+    Independent queens if the problem says so. The count runs in small parts
+    (:func:`tally`) through ``run`` (the task's runner: pool, executor,
+    checkpoint), or here in order; the deadline's end raises ``IncompleteSearchError``.
     """
     if not applies(problem):
         raise ValueError(f"the domination count takes a free square queen board, got {problem!r}")
-    clock = deadline
-    n = problem.board.rows
-    total = 0
-    parts = plan(n, size, first=False)
-    for i, part in enumerate(parts):
-        try:
-            sets, classes, _ = _search(n, size, part.q0, part.path, False, clock)
-        except KeyboardInterrupt as stop:
-            if isinstance(stop, CountInterrupted):
-                raise
-            detail = (
-                f"the count of {size} covering queens stopped in part {i + 1} of {len(parts)}; "
-                "nothing is saved, and there is no count"
-            )
-            raise CountInterrupted(i, len(parts), None, detail) from stop
-        total += classes if unique else sets
-    return total
+    runner = run or _here(deadline)
+    return tally(problem.board.rows, size, runner, unique, problem.independent, deadline)
+
+
+#: Levels of the split of a count below the runner's: a part per child of the first queen.
+COUNT_DEPTH = 1
+#: The smallest board whose count is worth a local pool (n = 13: seconds on one core).
+COUNT_POOL_FROM = 13
+
+
+def tally(
+    n: int,
+    k: int,
+    run: PartsRunner,
+    unique: bool = False,
+    independent: bool = False,
+    clock: Deadline | None = None,
+) -> int:
+    """The number of sets of k covering queens (or their classes), counted in parts by ``run``.
+
+    The parts are the proof's split one level deeper (:data:`COUNT_DEPTH`):
+    each a fraction of a second to seconds of search, so that a checkpoint
+    loses little when the count is stopped and a pool keeps every worker busy.
+    """
+    stop_at = None if clock is None else time.time() + clock.left()
+
+    def arguments(part: Part) -> tuple[Any, ...]:
+        return (part.n, part.k, part.q0, part.path, False, stop_at, part.independent, part.unique)
+
+    way = "classes" if unique else "sets"
+    what = f"bitmask: the {way} of {k} {_kind(independent)} dominating the board, counted"
+    parts, values = run(
+        what,
+        lambda depth: plan(n, k, depth + COUNT_DEPTH, False, independent, unique),
+        search_part,
+        arguments,
+        lambda value: False,
+        n >= COUNT_POOL_FROM,
+    )
+    if len(values) != len(parts):  # pragma: no cover - a runner's bug, not a count
+        raise IncompleteSearchError(f"{len(parts) - len(values)} parts were not counted")
+    return sum(values.values())
