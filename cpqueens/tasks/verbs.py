@@ -101,7 +101,8 @@ def count(
     deadline = _clock(time_limit)
     way = route(statement, "count", backend, size=size, unique=unique, forms=forms)
     if way.form == "columns" and isinstance(time_limit, Deadline):
-        deadline = Deadline(clock.seconds_left(time_limit))  # the strategies take seconds: left
+        time_limit.check()  # the strategies take seconds: those left
+        deadline = Deadline(time_limit.left())
     found = _count_way(
         statement, way, size, unique, workers, executor, progress, checkpoint, deadline, limit
     )
@@ -397,10 +398,10 @@ def cross_check(
         if why is not None:
             left_out.append(f"{name}: {why}")
             continue
-        found = _count_way(
+        counted = _count_way(
             statement, way, size, unique, None, None, None, None, clock.start(seconds), limit
         )
-        counts[name] = found if limit is None else min(found, limit)
+        counts[name] = counted if limit is None else min(counted, limit)
     if len(counts) < 2:
         detail = f" ({'; '.join(left_out)})" if left_out else ""
         raise NotSupportedError(
