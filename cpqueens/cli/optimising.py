@@ -51,7 +51,9 @@ def add_optimize(commands: Any) -> None:
         "--workers", metavar="W", type=workers_count, help="processes (CP-SAT: its threads)"
     )
     parser.add_argument("--scheduler", metavar="ADDRESS", help="proof parts on a Dask cluster")
-    parser.add_argument("--checkpoint", metavar="FILE", help="proof parts saved; resume")
+    parser.add_argument(
+        "--checkpoint", metavar="FILE", help="proof parts saved (the count's beside it); resume"
+    )
     parser.set_defaults(run=run_optimize)
 
 

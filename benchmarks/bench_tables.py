@@ -1,0 +1,152 @@
+"""The published domination tables: A002568 counted, and a count stopped half way and resumed.
+
+    python benchmarks/bench_tables.py independent 12 13 14 --limit 900
+    python benchmarks/bench_tables.py resume 14 --workers 2
+
+``independent``: one ``cpqueens optimize independent-domination N --count
+--workers W --json`` process per board, from a temporary folder; the answer
+checked here in plain Python (its queens independent and covering the board,
+as many as the value; the value and count against OEIS A075324 and A002568).
+A run still going after ``--limit`` seconds is stopped and said so: never a count.
+
+``resume``: ``cpqueens optimize domination N --count --workers W --checkpoint
+dN.json`` run whole, then again in a fresh folder, stopped by SIGINT once
+half the whole run's time has passed (the count's parts are saved in
+``dN.count.json`` as they finish), and the same command run again: the rest
+against the whole, in wall time and in CPU time (the process and its
+workers). Prints Markdown rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+A075324 = [1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7, 8, 9, 9, 9, 10, 11, 11]
+A002568 = [1, 4, 1, 16, 16, 120, 8, 728, 92, 8, 2, 840, 24, 436, 10188, 128, 12, 224, 8424, 312]
+A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9, 10, 11]
+A002564 = {13: 288, 14: 4632, 15: 205832, 16: 2968, 17: 124, 18: 16, 19: 84}
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def covers(n: int, queens: list[tuple[int, int]]) -> bool:
+    return all(
+        any(r == a or c == b or r - c == a - b or r + c == a + b for a, b in queens)
+        for r in range(n)
+        for c in range(n)
+    )
+
+
+def apart(queens: list[tuple[int, int]]) -> bool:
+    return not any(
+        r == a or c == b or r - c == a - b or r + c == a + b
+        for i, (r, c) in enumerate(queens)
+        for a, b in queens[:i]
+    )
+
+
+def timed(command: list[str], folder: str, limit: float) -> tuple[str | None, float, float]:
+    """(stdout or None if stopped at the limit, wall seconds, CPU seconds of the process tree)."""
+    cpu, start = children_cpu(), time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=folder, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        out, _ = process.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)
+        process.communicate()
+        out = None
+    return out, time.perf_counter() - start, children_cpu() - cpu
+
+
+def independent(boards: list[int], workers: int, limit: float) -> None:
+    print("| n | A075324 | value | A002568 | count | set checked | wall | CPU (all processes) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n in boards:
+        command = [sys.executable, "-m", "cpqueens", "optimize", "independent-domination", str(n)]
+        command += ["--count", "--workers", str(workers), "--json"]
+        with tempfile.TemporaryDirectory() as folder:
+            out, wall, cpu = timed(command, folder, limit)
+        if out is None:
+            print(f"| {n} | {A075324[n - 1]} | - | {A002568[n - 1]} | not finished | - | "
+                  f"stopped at {limit:.0f} s | {cpu:.1f} s |", flush=True)  # fmt: skip
+            continue
+        answer = json.loads(out)
+        queens = [tuple(q) for q in answer["queens"]]
+        good = covers(n, queens) and apart(queens) and len(set(queens)) == answer["value"]
+        print(f"| {n} | {A075324[n - 1]} | {answer['value']} | {A002568[n - 1]} | "
+              f"{answer['count']} | {'yes' if good else 'NO'} | {wall:.1f} s | {cpu:.1f} s |",
+              flush=True)  # fmt: skip
+
+
+def resume(n: int, workers: int, limit: float) -> None:
+    command = [sys.executable, "-m", "cpqueens", "optimize", "domination", str(n), "--count"]
+    command += ["--workers", str(workers), "--checkpoint", f"d{n}.json", "--json"]
+    with tempfile.TemporaryDirectory() as folder:
+        out, whole, whole_cpu = timed(command, folder, limit)
+        assert out is not None and json.loads(out)["count"] == A002564[n], out
+    with tempfile.TemporaryDirectory() as folder:
+        counted = Path(folder) / f"d{n}.count.json"
+        cpu, start = children_cpu(), time.perf_counter()
+        process = subprocess.Popen(
+            command, cwd=folder, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        while process.poll() is None and time.perf_counter() - start < whole / 2:
+            time.sleep(0.05)  # half way through the whole run's time
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate()
+        first, first_cpu = time.perf_counter() - start, children_cpu() - cpu
+        half = 0.0
+        if counted.exists():
+            data = json.loads(counted.read_text())
+            half = len(data["done"]) / data["subproblems"]
+        out, rest, rest_cpu = timed(command, folder, limit)
+        assert out is not None and json.loads(out)["count"] == A002564[n], out
+    print("| run | wall | CPU (all processes) | against the whole (wall, CPU) |")
+    print("| --- | --- | --- | --- |")
+    print(f"| whole | {whole:.1f} s | {whole_cpu:.1f} s | 1, 1 |")
+    print(f"| stopped half way ({half:.0%} of the count's parts saved) | {first:.1f} s | "
+          f"{first_cpu:.1f} s | {first / whole:.2f}, {first_cpu / whole_cpu:.2f} |")  # fmt: skip
+    print(f"| resumed: the rest | {rest:.1f} s | {rest_cpu:.1f} s | "
+          f"{rest / whole:.2f}, {rest_cpu / whole_cpu:.2f} |")  # fmt: skip
+    print(f"\nThe interrupted run said: `{err.strip()}`")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("independent", "resume"))
+    parser.add_argument("boards", type=int, nargs="+")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--limit", type=float, default=900.0, help="seconds per run")
+    args = parser.parse_args()
+    print(f"`python benchmarks/bench_tables.py {' '.join(sys.argv[1:])}` "
+          f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} at the start)\n")  # fmt: skip
+    if args.what == "independent":
+        independent(args.boards, args.workers, args.limit)
+    else:
+        for n in args.boards:
+            resume(n, args.workers, args.limit)
+
+
+if __name__ == "__main__":
+    main()
