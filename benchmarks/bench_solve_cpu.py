@@ -8,7 +8,8 @@ checkout, for instance ``git archive 52f709e | tar -x -C DIR``) first on
 ``PYTHONPATH``, and reads each run's CPU (user + system) from the operating
 system. It prints, per picture, the median seconds of each and the median of
 the ratios of runs taken one after the other (this tree / the other), which
-holds when the machine's load drifts.
+holds when the machine's load drifts. A picture either tree refuses is
+named and not timed.
 """
 
 from __future__ import annotations
@@ -83,7 +84,15 @@ def main() -> None:
         print("|---|---|---|---|")
         ratios_all = []
         for name, shot in shots_.items():
-            cpu(ROOT, shot), cpu(args.base, shot)  # warm-up: numba's cache, the disk cache
+            refused = []
+            for tree, words in ((ROOT, "this tree"), (args.base, "the base")):
+                try:  # warm-up: numba's cache, the disk cache
+                    cpu(tree, shot)
+                except subprocess.CalledProcessError:
+                    refused.append(words)
+            if refused:  # a picture one of them cannot read is not a timing
+                print(f"| {name} | refused by {' and '.join(refused)}: not timed | | |")
+                continue
             mine, base, ratios = [], [], []
             for i in range(args.runs):
                 order = (ROOT, args.base) if i % 2 == 0 else (args.base, ROOT)

@@ -222,12 +222,11 @@ def _past(s: _Side, grid: Grid) -> _Past:
     return _Past(lined, np.array(found), room >= reach + depth + 2)
 
 
-def _strip_of_cells(s: _Side, grid: Grid) -> bool:
-    """Whether past the side's border lies a strip a cell deep, one colour, ending all along.
+def _band(s: _Side, grid: Grid) -> tuple[np.ndarray, int] | None:
+    """The colour just past the side's border line, and how deep it stays that colour (rows).
 
-    Such a strip is a row or column of cells (an edge region coloured close
-    to the frame or page, its thin lines too faint to be seen) with the
-    board's border past it: the page goes on, or the picture ends, instead.
+    None when the picture ends before a band is seen. A row stays the colour
+    while at most a tenth of its pixels along the side are off it.
     """
     p = grid.period
     along = slice(max(round(s.marks[0] + 0.25 * p), 0), round(s.marks[-1] - 0.25 * p))
@@ -239,32 +238,70 @@ def _strip_of_cells(s: _Side, grid: Grid) -> bool:
         gap += 1
     start = s.rows(gap + 2, gap + 2 + int(np.clip(BAND * p, *BAND_PIXELS)))
     if start is None:
-        return False
+        return None
     colour = np.median(s.rgb[start[0] : start[1], along].reshape(-1, 3), axis=0)
     d = gap + 2
-    while d < 1.3 * p:
+    while d < 1.5 * p:
         rows = s.rows(d, d + 1, least=1)
         if rows is None:
-            return False
+            break
         off = np.abs(s.rgb[rows[0], along].astype(np.float64) - colour).max(axis=1) > SAME
         if float(off.mean()) > 0.1:
             break
         d += 1
-    if not 0.7 * p <= d < 1.3 * p:
-        return False
+    return colour, d
+
+
+def _strip_of_cells(s: _Side, grid: Grid) -> np.ndarray | None:
+    """The colour of a strip a cell deep past the side's border that ends all along, or None.
+
+    Such a strip is a row or column of cells (an edge region coloured close
+    to the frame or page, its thin lines too faint to be seen) with the
+    board's border past it, where a page would go on, or the picture end.
+    """
+    p = grid.period
+    band = _band(s, grid)
+    if band is None or not 0.7 * p <= band[1] < 1.3 * p:
+        return None
+    colour, d = band
+    along = slice(max(round(s.marks[0] + 0.25 * p), 0), round(s.marks[-1] - 0.25 * p))
     for e in range(d, min(d + 3, round(1.3 * p))):  # a change all along: a line or a colour
         rows = s.rows(e, e + 1, least=1)
         if rows is None:
-            return False
+            return None
         off = np.abs(s.rgb[rows[0], along].astype(np.float64) - colour).max(axis=1) > SAME
         if float(off.mean()) >= ALL_ALONG:
-            return True
-    return False
+            return colour
+    return None
 
 
 def strips_of_cells(darkness: np.ndarray, rgb: np.ndarray, grid: Grid) -> list[str]:
-    """The sides (top, bottom, left, right) past which a strip of cells lies."""
-    return [name for name in SIDES if _strip_of_cells(_Side.of(name, darkness, rgb, grid), grid)]
+    """The sides past which an edge row or column of cells lies, as if taken for frame.
+
+    A side with a strip a cell deep, one colour, ending all along in a line
+    or a change of colour (:func:`_strip_of_cells`); and a side beside it
+    past which the same colour runs at least 0.7 of a cell deep (the strip's
+    end may be the picture's, or a frame of about its colour). In the order
+    top, bottom, left, right.
+    """
+    sides = {name: _Side.of(name, darkness, rgb, grid) for name in SIDES}
+    found = {}
+    for name, side in sides.items():
+        colour = _strip_of_cells(side, grid)
+        if colour is not None:
+            found[name] = colour
+    for name, colour in list(found.items()):
+        for other in ("left", "right") if name in ("top", "bottom") else ("top", "bottom"):
+            if other in found:
+                continue
+            band = _band(sides[other], grid)
+            if (
+                band is not None
+                and band[1] >= 0.7 * grid.period
+                and float(np.abs(band[0] - colour).max()) <= SAME
+            ):
+                found[other] = band[0]
+    return [name for name in SIDES if name in found]
 
 
 def _hex(colour: np.ndarray) -> str:

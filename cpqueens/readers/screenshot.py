@@ -189,8 +189,9 @@ def read(source: Any) -> Reading:
                     sides = " and ".join(_strips(view, grid))
                     raise NotWholeBoardError(
                         f"found a {grid.n}x{grid.n} grid but past its {sides} edges lie strips "
-                        "of one colour a cell deep, as an edge row and column would, and as a "
-                        f"{grown.n}x{grown.n} grid {error.args[0].split(' but ', 1)[-1]}",
+                        "of one colour a cell deep, as an edge row and column would (an edge "
+                        "region coloured like the frame or the page?), and read with them as a "
+                        f"{grown.n}x{grown.n} grid, {error.args[0].split(' but ', 1)[-1]}",
                         reading,
                     ) from None
                 grid = grown
