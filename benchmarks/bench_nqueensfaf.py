@@ -21,7 +21,8 @@ The build goes to ``DIR`` (default: ``/tmp/nqueensfaf-build``).
 ``compare`` runs, for each N and each worker count W, ``cpqueens count
 --workers W N`` and ``java FafCount N W`` in turn, ``--runs`` times each
 (A B A B ...), checks both totals against A000170 and prints a Markdown table:
-best wall seconds of each, and NQueensFAF's best over cpqueens' best (above 1:
+the fastest run of each (wall seconds, and its CPU seconds: user + system of
+the process and its children), and NQueensFAF's over cpqueens' (above 1:
 cpqueens is faster). Results: ``benchmarks/RESULTS-frontier.md``.
 """
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -156,12 +158,15 @@ def build(checkout: Path, out: Path) -> Path:
     return out
 
 
-def _timed(command: list[str]) -> tuple[float, int]:
-    """Wall seconds of a whole process, and the integer it printed last."""
+def _timed(command: list[str]) -> tuple[float, float, int]:
+    """Wall and CPU seconds (user + system) of a whole process, and the integer it printed last."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     seconds = time.perf_counter() - start
-    return seconds, int(done.stdout.split()[-1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu, int(done.stdout.split()[-1])
 
 
 def compare(checkout: Path, sizes: list[int], workers: list[int], runs: int, out: Path) -> None:
@@ -182,28 +187,30 @@ def compare(checkout: Path, sizes: list[int], workers: list[int], runs: int, out
         f"{os.cpu_count()} cores (shared){busy})."
     )
     print()
-    print("| n | workers | cpqueens best (s) | NQueensFAF best (s) | NQueensFAF / cpqueens |")
-    print("| --- | --- | --- | --- | --- |")
+    print(
+        "| n | workers | cpqueens wall / CPU (s) | NQueensFAF wall / CPU (s) "
+        "| NQueensFAF / cpqueens, wall | CPU |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
     for n in sizes:
         for w in workers:
-            ours: list[float] = []
-            theirs: list[float] = []
+            ours: list[tuple[float, float]] = []
+            theirs: list[tuple[float, float]] = []
             for _ in range(runs):
-                seconds, total = _timed([*cpqueens, "--workers", str(w), str(n)])
-                if n in A000170 and total != A000170[n]:
-                    raise SystemExit(
-                        f"cpqueens counted {total} for n={n}, A000170 says {A000170[n]}"
-                    )
-                ours.append(seconds)
-                seconds, total = _timed([*java, str(n), str(w)])
-                if n in A000170 and total != A000170[n]:
-                    raise SystemExit(
-                        f"NQueensFAF counted {total} for n={n}, A000170 says {A000170[n]}"
-                    )
-                theirs.append(seconds)
+                for command, times, who in (
+                    ([*cpqueens, "--workers", str(w), str(n)], ours, "cpqueens"),
+                    ([*java, str(n), str(w)], theirs, "NQueensFAF"),
+                ):
+                    wall, cpu, total = _timed(command)
+                    if n in A000170 and total != A000170[n]:
+                        raise SystemExit(
+                            f"{who} counted {total} for n={n}: A000170 says {A000170[n]}"
+                        )
+                    times.append((wall, cpu))
+            (a, a_cpu), (b, b_cpu) = min(ours), min(theirs)
             print(
-                f"| {n} | {w} | {min(ours):.2f} | {min(theirs):.2f} | "
-                f"{min(theirs) / min(ours):.2f}x |",
+                f"| {n} | {w} | {a:.2f} / {a_cpu:.2f} | {b:.2f} / {b_cpu:.2f} | "
+                f"{b / a:.2f}x | {b_cpu / a_cpu:.2f}x |",
                 flush=True,
             )
 

@@ -322,7 +322,8 @@ def add_counting(commands: Any) -> None:
         "--workers",
         metavar="W",
         type=workers_count,
-        help="processes (default: every core if it pays)",
+        help="processes for a long count, threads for a short one on the compiled kernels "
+        "(default: every core if it pays)",
     )
     count.add_argument(
         "--scheduler",
