@@ -11,8 +11,9 @@ A run still going after ``--limit`` seconds is stopped and said so: never a coun
 
 ``resume``: ``cpqueens optimize domination N --count --workers W --checkpoint
 dN.json`` run whole, then again in a fresh folder, stopped by SIGINT once
-half the whole run's time has passed (the count's parts are saved in
-``dN.count.json`` as they finish), and the same command run again: the rest
+the process and its workers have used half the whole run's CPU time (on a
+loaded machine half the wall time says little), the count's parts saved in
+``dN.count.json`` as they finish; then the same command again: the rest
 against the whole, in wall time and in CPU time (the process and its
 workers). Prints Markdown rows.
 """
@@ -44,6 +45,28 @@ def env() -> dict[str, str]:
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def tree_cpu(pid: int) -> float:
+    """The CPU seconds so far of ``pid`` and of its live children (its worker processes)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def own(p: int) -> float:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / tick
+
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    kids.append(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return own(pid) + sum(own(kid) for kid in kids)
 
 
 def covers(n: int, queens: list[tuple[int, int]]) -> bool:
@@ -110,8 +133,8 @@ def resume(n: int, workers: int, limit: float) -> None:
             command, cwd=folder, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True,
         )  # fmt: skip
-        while process.poll() is None and time.perf_counter() - start < whole / 2:
-            time.sleep(0.05)  # half way through the whole run's time
+        while process.poll() is None and tree_cpu(process.pid) < whole_cpu / 2:
+            time.sleep(0.05)  # half way through the whole run's CPU time (load-proof)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate()
         first, first_cpu = time.perf_counter() - start, children_cpu() - cpu
