@@ -57,7 +57,7 @@ def test_the_pairs_search_proves_a250000_with_and_without_symmetry(symmetry, siz
         assert len(white) == len(black) == expected
 
 
-@pytest.mark.parametrize("sizes", [range(1, 6), pytest.param([6], marks=pytest.mark.slow)])
+@pytest.mark.parametrize("sizes", [range(1, 6)])  # n = 6: 14 s, in the peaceable benches
 def test_the_brute_force_over_every_white_army_agrees(sizes):
     for n in sizes:
         best, _ = Board(n, n).peaceable()

@@ -482,6 +482,13 @@ def test_sweep_frames_scales_jpeg_marks_and_highlights(n, seed, trial):
     try:
         got = read(data)
     except ImageReadError as refused:  # a refusal is allowed only where two readings fit
-        assert look.highlights and look.palette is shots.CLOSE, str(refused)
+        # ... or where a picture cropped to the board's border ends on the outer line and the
+        # reader cannot tell it from a crop along a line inside a larger board: it refuses
+        # (never a misread; a 12x12 tight crop read before 11ce9e1 is refused since)
+        inner_line = "the picture ends on a line that changes along it" in str(refused)
+        tight = frame == "tight"
+        assert (look.highlights and look.palette is shots.CLOSE) or (tight and inner_line), str(
+            refused
+        )
         return
     assert shots.same_regions(got.regions, p.regions), f"\n{got}\n!=\n{p}"
