@@ -104,6 +104,7 @@ def _path() -> list[str]:
     return [part for part in os.environ.get("PYTHONPATH", "").split(os.pathsep) if part]
 
 
+@pytest.mark.slow  # installs a distribution and counts in every form: 3.5 s
 def test_an_engine_declared_by_entry_point_is_found_by_name_in_every_form(
     toy_distribution, tmp_path
 ):

@@ -198,6 +198,7 @@ def test_a_kind_no_engine_states_gets_one_refusal_from_every_engine(backend):
         assert "decompose(n, colours)" in message
 
 
+@pytest.mark.slow  # 3 s
 def test_an_every_size_count_that_may_run_long_says_so_and_shows_its_progress():
     dominating = cpqueens.model(
         6, per_row=None, per_column=None, dominating=True, independent=False

@@ -364,6 +364,7 @@ def grid_of_rows(n: int, stars: int) -> str:
     return f"stars {stars}\n" + "\n".join(symbols[r] * n for r in range(n)) + "\n"
 
 
+@pytest.mark.slow  # five CLI processes, 3 s each on 2 cores
 @pytest.mark.parametrize("verb", ["count", "solve", "check", "explain", "hint"])
 def test_rows_too_crowded_answer_no_solution_at_once(tmp_path, verb):
     # 31 stars in each of 62 columns' rows: two neighbouring rows hold 31 at most, need 62

@@ -65,6 +65,7 @@ class OffTheDiagonal:
         return "OffTheDiagonal(q0[r] != r)"
 
 
+@pytest.mark.slow  # 7.5 s over the engines
 @pytest.mark.parametrize("backend", ENGINES)
 def test_a_placed_queen_holds_on_a_statement_of_any_number_of_pieces(backend):
     eight = cpqueens.model(8, per_row=None, per_column=None).with_placed([(0, 0)])
