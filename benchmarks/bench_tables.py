@@ -11,8 +11,9 @@ A run still going after ``--limit`` seconds is stopped and said so: never a coun
 
 ``resume``: ``cpqueens optimize domination N --count --workers W --checkpoint
 dN.json`` run whole, then again in a fresh folder, stopped by SIGINT once
-the process and its workers have used half the whole run's CPU time (on a
-loaded machine half the wall time says little), the count's parts saved in
+the process and its workers (alive, or exited and reaped: /proc's cutime)
+have used half the whole run's CPU time (on a loaded machine half the wall
+time says little), the count's parts saved in
 ``dN.count.json`` as they finish; then the same command again: the rest
 against the whole, in wall time and in CPU time (the process and its
 workers). Prints Markdown rows.
@@ -48,25 +49,32 @@ def children_cpu() -> float:
 
 
 def tree_cpu(pid: int) -> float:
-    """The CPU seconds so far of ``pid`` and of its live children (its worker processes)."""
+    """The CPU seconds so far of ``pid``, of its descendants alive, and of those it has reaped.
+
+    /proc/PID/stat's utime and stime are a process's own; cutime and cstime
+    hold its children that have exited and been waited for (a pool shut
+    down, its workers reaped): without them, the CPU of every pool already
+    gone is missed (the bench's first version never reached half the whole
+    run's CPU, so it never sent its signal).
+    """
     tick = os.sysconf("SC_CLK_TCK")
-
-    def own(p: int) -> float:
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / tick
-
-    kids = []
+    stats: dict[int, list[str]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    kids.append(int(entry.name))
-            except (OSError, ValueError, IndexError):
+                stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
                 continue
-    return own(pid) + sum(own(kid) for kid in kids)
+    children: dict[int, list[int]] = {}
+    for p, fields in stats.items():
+        children.setdefault(int(fields[1]), []).append(p)
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        if p in stats:
+            total += sum(int(x) for x in stats[p][11:15]) / tick  # utime stime cutime cstime
+        todo.extend(children.get(p, []))
+    return total
 
 
 def covers(n: int, queens: list[tuple[int, int]]) -> bool:
