@@ -9,7 +9,19 @@ levels, which techniques, and the time of ``explain()`` (the slowest, and
 all together). Every explanation's queens are checked against the
 compiled search's one solution.
 
-    python benchmarks/bench_rules.py [--days 365] [--expert 73] [--out FILE]
+    python benchmarks/bench_rules.py [--days 365] [--expert 73] [--published DIR] [--out FILE]
+
+``--published DIR`` adds the game's published puzzles as transcribed by the
+MIT-licensed clone github:samimsu/queens-game-linkedin (its files are read
+where they lie, never copied into this repository): one ``levelN.ts`` /
+``levelN.js`` per puzzle with its ``colorRegions`` letter grid. Its last
+commit holding them is efcda9b ("Add level 616"); extract them with
+
+    git -C CHECKOUT archive efcda9b src/utils/levels | tar -x -C /tmp/levels
+    python benchmarks/bench_rules.py --published /tmp/levels/src/utils/levels
+
+Each published puzzle is also solved by the compiled search, which must
+find exactly one solution, the explanation's.
 
 Prints Markdown (tables for benchmarks/RESULTS-puzzles.md) to stdout or ``--out``.
 """
@@ -18,13 +30,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import pathlib
 import platform
+import re
 import sys
 import time
 from collections import Counter
 from datetime import UTC, datetime
 
 from cpqueens import Puzzle
+from cpqueens.tasks.deduce import SEARCH
 from cpqueens.tasks.levels import techniques
 
 #: The sizes of the daily puzzles, in turn (the game's run from 7 to 11, most of them 8-9).
@@ -44,6 +59,26 @@ def puzzles(count: int, difficulty: str | None) -> list[tuple[int, Puzzle, tuple
     return made
 
 
+def published(folder: str) -> list[tuple[int, Puzzle, tuple]]:
+    """The puzzles of a folder of ``levelN.ts`` / ``levelN.js`` files: (N, puzzle, solution)."""
+    named = re.compile(r"level\d+\.(ts|js)")
+    files = [f for f in pathlib.Path(folder).iterdir() if named.fullmatch(f.name)]
+    made = []
+    for f in sorted(files, key=lambda f: int(re.sub(r"\D", "", f.name))):
+        text = f.read_text()
+        grid = re.search(r"colorRegions:\s*\[(.*?)\]\s*,\s*regionColors", text, re.S)
+        if grid is None:
+            raise SystemExit(f"{f}: no colorRegions letter grid")
+        rows = [re.findall(r'"([^"]+)"', row) for row in re.findall(r"\[([^\[\]]*)\]", grid[1])]
+        labels = sorted({label for row in rows for label in row})
+        p = Puzzle(len(rows), tuple(tuple(labels.index(x) for x in row) for row in rows))
+        solutions = p.solutions(limit=2)
+        if len(solutions) != 1:
+            raise SystemExit(f"{f}: {len(solutions)} solutions found, expected one")
+        made.append((int(re.sub(r"\D", "", f.name)), p, tuple(sorted(solutions[0]))))
+    return made
+
+
 def explained(
     made: list[tuple[int, Puzzle, tuple]],
 ) -> tuple[Counter, Counter, list[float], list[float]]:
@@ -57,17 +92,38 @@ def explained(
         explanation = p.explain()
         seconds.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
-        assert explanation.queens == solution
+        assert tuple(sorted(explanation.queens)) == tuple(sorted(solution))
         spread[explanation.difficulty] += 1
         for rule, times in techniques(step.rule for step in explanation.steps).items():
             used[rule] += 1 if times else 0
     return spread, used, seconds, cpu
 
 
+def hinted(made: list[tuple[int, Puzzle, tuple]]) -> tuple[int, int, int]:
+    """Play each puzzle by ``hint()`` alone: (puzzles finished, hints taken, of them search).
+
+    Each hint's queens are placed and its crosses crossed before the next one is
+    asked for; the queens at the end must be the solution.
+    """
+    finished = hints = searched = 0
+    for _, p, solution in made:
+        queens: set = set()
+        crossed: set = set()
+        while (step := p.hint(queens, crossed=crossed)) is not None:
+            hints += 1
+            searched += step.level == SEARCH
+            queens.update(step.queens)
+            crossed.update(step.crossed)
+        assert tuple(sorted(queens)) == tuple(sorted(solution))
+        finished += 1
+    return finished, hints, searched
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--expert", type=int, default=73)
+    parser.add_argument("--published", help="a folder of the clone's levelN.ts files (see above)")
     parser.add_argument("--out", help="write the Markdown here (default: stdout)")
     args = parser.parse_args()
     Puzzle.generate(7, seed=0)[0].explain()  # the kernels loaded before timing
@@ -75,8 +131,12 @@ def main() -> None:
     sets = [("daily-style (default)", puzzles(args.days, None))]
     if args.expert:
         sets.append(("past the compiled rules (expert)", puzzles(args.expert, "expert")))
+    if args.published:
+        sets.append(("published (the game's, as transcribed)", published(args.published)))
     lines = [
-        f"`python benchmarks/bench_rules.py --days {args.days} --expert {args.expert}` on "
+        f"`python benchmarks/bench_rules.py --days {args.days} --expert {args.expert}"
+        + (f" --published {args.published}" if args.published else "")
+        + f"` on "
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start.",
         "",
@@ -108,6 +168,13 @@ def main() -> None:
     lines.append("|---|" + "---|" * len(names))
     for title, count, used in uses:
         lines.append(f"| {title} ({count}) | " + " | ".join(str(used[r]) for r in names) + " |")
+    if args.published:
+        finished, hints, searched = hinted(sets[-1][1])
+        lines += [
+            "",
+            f"Played by `hint()` alone, the published set: {finished} puzzles finished, "
+            f"{hints} hints, {searched} of them search.",
+        ]
     load = os.getloadavg()
     lines += ["", f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}."]
     text = "\n".join(lines) + "\n"
