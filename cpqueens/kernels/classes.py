@@ -44,9 +44,13 @@ worker process to start.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numba import carray, njit, types
 
 from cpqueens.kernels.bits import live, lowest_index, popcount
+from cpqueens.kernels.edges import marks, masks
 from cpqueens.kernels.jit import kernel
 
 _ONE = np.uint64(1)
@@ -442,7 +446,7 @@ def _weighed_hits(allowed, marks, bottom, cellw, sums, ties, stack):
 
 
 @kernel(nogil=True)
-def _turn_fixed(n, rows):
+def _turn_fixed(n, rows, columns, stack):
     """The solutions equal to their 180 degree turn, and those equal to their 90 degree turn.
 
     A solution fixed by the half turn pairs row r's queen (r, p) with
@@ -452,13 +456,13 @@ def _turn_fixed(n, rows):
     meet them. A pair attacks itself when p = r or p = n - 1 - r; on odd
     boards the middle queen sits in the centre, attacking exactly those cells.
     ``rows`` are the allowed columns of each row (a board whose holes the half
-    turn keeps, so that a top queen's partner is allowed with it).
+    turn keeps, so that a top queen's partner is allowed with it). ``columns``
+    (n) and ``stack`` (n // 2 + 1 x 6: free, cols, diag, anti, up, down per
+    row pair) are its scratch, zeros, made by the caller.
     """
     half = n // 2
     if n % 2 and not (rows[half] >> half) & 1:
         return 0, 0  # the centre is a hole: no solution is its own half turn
-    columns = np.zeros(n, np.int64)
-    stack = np.zeros((half + 1, 6), np.int64)  # free, cols, diag, anti, up, down per row pair
     start = 1 << half if n % 2 else 0
     fixed180 = 0
     fixed90 = 0
@@ -518,29 +522,8 @@ def scratch(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _masks(n: int, distance: int, row1: int, row2: int) -> np.ndarray:
-    """Each row's columns when row 0's queen is the farthest edge queen, at column ``distance``.
-
-    The edge columns close in the rows farther than ``distance`` from row 0 and
-    row n - 1, the last row's columns farther than ``distance`` from a corner
-    close too. Rows 1 and 2 are kept to ``row1`` and ``row2`` (to split the
-    work) and row 1, when row 0's
-    queen is in the middle column (its own mirror image), to the left half:
-    the mirror image of each solution found is then the one left out.
-    """
-    full = (1 << n) - 1
-    edges = 1 | (1 << (n - 1))
-    middle = sum(1 << col for col in range(n) if min(col, n - 1 - col) > distance)
-    allowed = np.full(n, full, np.uint64)
-    allowed[0] = 1 << distance
-    for row in range(1, n - 1):
-        if min(row, n - 1 - row) > distance:
-            allowed[row] = full & ~edges
-    allowed[1] &= row1
-    allowed[2] &= row2
-    if 2 * distance == n - 1:
-        allowed[1] &= (1 << distance) - 1
-    allowed[n - 1] = full & ~middle
-    return allowed
+    """:func:`cpqueens.kernels.edges.masks` as the kernels take it: a uint64 array."""
+    return np.array(masks(n, distance, row1, row2), np.uint64)
 
 
 def count_piece(
@@ -560,11 +543,9 @@ def count_piece(
     if kind in ("fixed180", "fixed90"):
         fixed180, fixed90 = turn_fixed(n, board)  # one search finds both, in milliseconds
         return fixed180 if kind == "fixed180" else fixed90
-    far = n - 1 - distance
-    marks = np.zeros(n, np.uint64)  # edge-column queens as far from a corner as row 0's
-    marks[distance] = marks[far] = 1 | (1 << (n - 1))
-    bottom = np.uint64((1 << distance) | (1 << far))
-    twelfths = _weighed_leaves(_masks(n, distance, row1, row2) & board, marks, bottom, *scratch(n))
+    edge, bottom = marks(n, distance)  # edge-column queens as far from a corner as row 0's
+    allowed = _masks(n, distance, row1, row2) & board
+    twelfths = _weighed_leaves(allowed, np.array(edge, np.uint64), np.uint64(bottom), *scratch(n))
     return 2 * int(twelfths)
 
 
@@ -573,7 +554,9 @@ def turn_fixed(n: int, rows: np.ndarray | tuple[int, ...]) -> tuple[int, int]:
 
     ``rows``: the allowed columns of each row of a board the half turn keeps.
     """
-    fixed180, fixed90 = _turn_fixed(n, np.array(rows, np.uint64).astype(np.int64))
+    board = np.array(rows, np.uint64).astype(np.int64)
+    columns, stack = np.zeros(n, np.int64), np.zeros((n // 2 + 1, 6), np.int64)
+    fixed180, fixed90 = _turn_fixed(n, board, columns, stack)
     return int(fixed180), int(fixed90)
 
 
@@ -611,11 +594,51 @@ def count_less_holes(
     for r, c in holes:
         for image in _images(n, r, c):
             cellw[image] += 1
-    far = n - 1 - distance
-    marks = np.zeros(n, np.uint64)
-    marks[distance] = marks[far] = 1 | (1 << (n - 1))
-    bottom = np.uint64((1 << distance) | (1 << far))
+    edge, bottom = marks(n, distance)
     sums = np.zeros(n, np.int64)
-    masks = _masks(n, distance, row1, row2)
-    twelfths, hits = _weighed_hits(masks, marks, bottom, cellw, sums, *scratch(n))
+    allowed = _masks(n, distance, row1, row2)
+    edges = np.array(edge, np.uint64)
+    twelfths, hits = _weighed_hits(allowed, edges, np.uint64(bottom), cellw, sums, *scratch(n))
     return 2 * (8 * int(twelfths) - int(hits))
+
+
+def _leaves_entry(n, allowed, edge, bottom, ties, stack):
+    """:func:`_weighed_leaves` on pointers (n uint64 each, the stack n x 4): its sum."""
+    return _weighed_leaves(
+        carray(allowed, (n,)),
+        carray(edge, (n,)),
+        bottom,
+        carray(ties, (n,)),
+        carray(stack, (n, 4)),
+    )
+
+
+def _turns_entry(n, rows, columns, stack, out):
+    """:func:`_turn_fixed` on pointers (n int64 each, the stack n // 2 + 1 x 6): out[0], out[1]."""
+    fixed180, fixed90 = _turn_fixed(
+        n, carray(rows, (n,)), carray(columns, (n,)), carray(stack, (n // 2 + 1, 6))
+    )
+    out[0] = fixed180
+    out[1] = fixed90
+    return 0
+
+
+def entries() -> dict[str, tuple[Any, Any]]:
+    """The searches' entries with a C signature, for :func:`cpqueens.kernels.objects.emit`.
+
+    Each is (dispatcher, signature): "leaves" is :func:`_weighed_leaves`,
+    "turns" :func:`_turn_fixed`, on pointers to scratch the caller made. They
+    compile here (each calls the cached kernel's code: the same machine code).
+    """
+    words = types.CPointer(types.uint64)
+    longs = types.CPointer(types.int64)
+    return {
+        "leaves": (
+            njit(nogil=True)(_leaves_entry),
+            types.int64(types.int64, words, words, types.uint64, words, words),
+        ),
+        "turns": (
+            njit(nogil=True)(_turns_entry),
+            types.int64(types.int64, longs, longs, longs, longs),
+        ),
+    }

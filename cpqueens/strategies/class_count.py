@@ -2,7 +2,8 @@
 
 :mod:`cpqueens.kernels.classes` holds the numba kernels and says what a piece
 counts; this module lists the pieces, shares them among worker processes and
-puts their counts together. It loads numba only to count in its own process:
+puts their counts together. It loads the kernels only to count in its own
+process (their object file, without numba, where it can: ``kernels.class_entries``):
 with workers, the pool's processes start while nothing heavy is loaded here.
 """
 
@@ -135,9 +136,19 @@ def count_piece(n: int, piece: Piece, rows: Rows | None = None) -> int:
         full = (1 << n) - 1
         fixed180, fixed90 = turn_fixed(n, rows if rows is not None else [full] * n)
         return fixed180 if piece[0] == "fixed180" else fixed90
+    native = _native()
+    if native is not None:
+        return native.count_piece(n, piece, rows)
     from cpqueens.kernels.classes import count_piece as count
 
     return count(n, piece, rows)
+
+
+def _native() -> Any:
+    """The searches loaded without numba (``kernels.class_entries.get``), or None."""
+    from cpqueens.kernels import class_entries  # ctypes and llvmlite: only to count
+
+    return class_entries.get()
 
 
 def turn_fixed(n: int, rows: Sequence[int]) -> tuple[int, int]:
@@ -155,6 +166,9 @@ def turn_fixed(n: int, rows: Sequence[int]) -> tuple[int, int]:
             return _turn_fixed(n, tuple(rows))
         finally:
             _TURN_SPENT[0] += time.perf_counter() - start
+    native = _native()
+    if native is not None:
+        return native.turn_fixed(n, rows)
     from cpqueens.kernels.classes import turn_fixed as search
 
     return search(n, tuple(rows))
@@ -232,12 +246,16 @@ def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -
 
 
 def warm_classes() -> None:
-    """Load the symmetry kernels' search in this process (numba's disk cache): a small count.
+    """Load the symmetry kernels' searches in this process: their object file, or numba's cache.
 
-    The machine code is the same for every board size, so an 8-board loads it.
-    The turn search is left to its first piece: up to ``TURN_PYTHON_MAX_N`` it
-    runs in plain Python, and its kernel's load imports numba's array code.
+    The object file (``kernels.class_entries``) holds both searches and loads
+    without numba; where it cannot be had, a small count loads the kernels
+    from numba's cache (the machine code is the same for every board size, so
+    an 8-board loads it) and the turn search is left to its first piece: up to
+    ``TURN_PYTHON_MAX_N`` it runs in plain Python.
     """
+    if _native() is not None:
+        return
     from cpqueens.kernels import classes as kernels
 
     full = (1 << 8) - 1
