@@ -900,6 +900,21 @@ def test_rows_too_crowded_for_their_stars_have_no_solution_by_every_verb(n, star
         puzzle.hint()
 
 
+def test_a_crowded_puzzle_is_answered_without_a_search(monkeypatch):
+    # a screenshot's reading tries every star count that fits a row (1 to 5 on 9x9): the
+    # crowded ones (3 to 5) have no solution by the two-row bound, and were searched anyway
+    from cpqueens.backends.bitmask import regions as regions_bitmask
+
+    searched = []
+    real = regions_bitmask.solutions
+    monkeypatch.setattr(regions_bitmask, "solutions", lambda *a: searched.append(a) or real(*a))
+    puzzle = Puzzle(9, tuple((r,) * 9 for r in range(9)), stars=3)
+    assert puzzle.crowded() and puzzle.solutions(backend="bitmask") == [] and searched == []
+    with pytest.raises(ValueError, match="nosuch"):
+        puzzle.solutions(backend="nosuch")
+    assert Puzzle(9, puzzle.regions).solutions(backend="bitmask", limit=1) and len(searched) == 1
+
+
 def test_the_star_bound_is_tight_where_puzzles_are_played():
     # 10x10 two stars and 14x14 three stars: 4 <= 5 and 6 <= 7, so not crowded
     assert not Puzzle.generate(10, stars=2, seed=4)[0].crowded()

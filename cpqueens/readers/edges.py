@@ -16,9 +16,12 @@ sliver. So on each of the grid's four sides, where the picture goes on:
   cells has no border on that side;
 - past the border lies the page: one colour all along the side, and the same
   colour past every side. Where the picture ends on the border, the border
-  is one grey all along (a line inside the board, thin within a region and
-  thick between two, is not). Colours that vary along the side as cells do, or a
-  colour the other sides do not have past them, are more of the board.
+  is one grey all along, or that grey blended by one share all along with
+  the edge cells it runs beside (a crop through the border's own line,
+  resized: each outermost pixel is part border, part cell); a line inside
+  the board, thin within a region and thick between two, is not. Colours
+  that vary along the side as cells do, or a colour the other sides do not
+  have past them, are more of the board.
 
 numpy is imported by the caller.
 """
@@ -56,6 +59,8 @@ PAGE_SPREAD = 16.0
 SIDES = ("top", "bottom", "left", "right")
 #: Grey levels from red, green and blue.
 _LUMA = np.array([0.299, 0.587, 0.114])
+#: The border greys tried when the picture ends on the border (see :func:`_one_line`).
+_GREYS = np.arange(256.0)
 
 
 @dataclass(frozen=True)
@@ -304,6 +309,30 @@ def strips_of_cells(darkness: np.ndarray, rgb: np.ndarray, grid: Grid) -> list[s
     return [name for name in SIDES if name in found]
 
 
+def _one_line(last: np.ndarray, cells: np.ndarray) -> bool:
+    """Whether the picture's outermost pixels along a side are one line: the board's border.
+
+    ``last`` is their grey at each edge cell (nan: none), ``cells`` those
+    cells' greys. They are one line when, for one border grey ``b`` and one
+    share ``t`` (0 to 1) of cell all along, each is ``b + t * (cell - b)``
+    within ``PAGE_SPREAD / 2``: the border alone (``t = 0``: one grey), or
+    the border cut through and resized, each pixel part border, part the
+    cell beside it. A line inside the board is not: thick (the line's ink
+    alone) where it parts two regions, thin (the cells showing through)
+    within one.
+    """
+    seen = ~np.isnan(last)
+    if not seen.any() or float(np.ptp(last[seen])) <= PAGE_SPREAD:
+        return True
+    ends, inner = last[seen], cells[seen]
+    away = inner[None, :] - _GREYS[:, None]  # (grey, cell): each cell from each border grey
+    off = ends[None, :] - _GREYS[:, None]
+    held = (away * away).sum(axis=1)
+    share = np.clip((off * away).sum(axis=1) / np.where(held > 0, held, 1.0), 0.0, 1.0)
+    misfit = np.abs(off - share[:, None] * away).max(axis=1)
+    return float(misfit.min()) <= PAGE_SPREAD / 2
+
+
 def _hex(colour: np.ndarray) -> str:
     return "#" + "".join(f"{round(float(v)):02X}" for v in colour)
 
@@ -327,7 +356,7 @@ def _border(grid: Grid, colours: np.ndarray, sides: list[_Side]) -> str | None:
                     "(crop the picture with the board's border)"
                 )
             return f"its {s.name} border was not found (no line or change of colour all along it)"
-        if past.last is not None and np.nanmax(past.last) - np.nanmin(past.last) > PAGE_SPREAD:
+        if past.last is not None and not _one_line(past.last, cells @ _LUMA):
             return (
                 f"its {s.name} border was not found: the picture ends on a line that changes "
                 "along it, a line inside the board (crop the picture with the board's border)"

@@ -74,10 +74,10 @@ def solutions(
 
     Each is a sorted tuple of (row, col) cells, as a player writes an answer.
     """
-    found = verbs.solutions(
+    found = verbs.solutions(  # the route is planned (a backend refused) here; the search is lazy
         statement_of(puzzle), backend, limit, time_limit=deadline, forms=PUZZLE_FORMS
     )
-    if puzzle.crowded():
+    if puzzle.crowded():  # two neighbouring rows cannot hold their stars: no search
         return []
     cells = [tuple(sorted((r, c) for r, c, _ in placement)) for placement in found]
     for queens in cells:

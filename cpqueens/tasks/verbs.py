@@ -249,8 +249,7 @@ def _listed(
     if way.form == "columns":
         return _column_solutions(way, unique, deadline)
     if way.form == "regions":
-        found = get(way.engine).region_solutions(way.problem, limit, deadline)
-        return (_placement(statement, ((r, c, 0) for r, c in cells)) for cells in found)
+        return _region_placements(statement, way, deadline, limit)
     from cpqueens.tasks import optimise
 
     if unique:
@@ -259,6 +258,17 @@ def _listed(
         way.problem, way.engine, size, unique=unique, deadline=deadline, limit=limit or None
     )
     return (_placement(statement, found) for found in pieces)
+
+
+def _region_placements(
+    statement: Statement, way: Route, deadline: Deadline | None, limit: int | None
+) -> Iterator[Any]:
+    """A region puzzle's solutions as placements, searched when first read (not before).
+
+    A caller that needs none (a puzzle whose stars cannot fit) pays no search.
+    """
+    for cells in get(way.engine).region_solutions(way.problem, limit, deadline):
+        yield _placement(statement, ((r, c, 0) for r, c in cells))
 
 
 def _check_claims(problem: Any, statement: Statement) -> None:
