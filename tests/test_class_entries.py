@@ -84,3 +84,12 @@ def test_a_kernel_count_loads_the_object_file_not_numba(native, tmp_path):
         [sys.executable, "-c", show], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert done.stdout.split("\n")[:2] == ["73712", "['llvmlite']"], done.stderr
+
+
+def test_without_the_object_file_the_kernels_count(monkeypatch):
+    from cpqueens.strategies import class_count
+
+    monkeypatch.setattr(objects, "folder", lambda: None)  # no writable cache folder
+    monkeypatch.setattr(class_entries, "_FOUND", [])
+    assert class_entries.get() is None
+    assert class_count.classes(12) == (4, 18, 1765)  # 14,200 solutions (OEIS A000170)
