@@ -296,3 +296,35 @@ def test_sweep_turned_dark_and_double_pictures_read_exactly_or_are_refused():
         assert truth is not None and got == truth, f"trial {trial}: answered\n{got}"
         answered += 1
     assert answered >= 6  # turned boards are read, not merely refused
+
+
+# -- the reader's own shortcuts give NumPy's values -------------------------------------------
+
+
+def test_the_readers_median_is_numpys_to_the_bit():
+    # the reader takes thousands of medians of small parts (issue 47 item 6: CPU): its own
+    # must give exactly np.median's values and types, or a reading could change
+    rng = np.random.default_rng(47)
+    for _ in range(400):
+        kind = rng.choice([np.uint8, np.int16, np.float32, np.float64])
+        shape = tuple(int(v) for v in rng.integers(1, 8, size=rng.integers(1, 3)))
+        a = (rng.random(shape) * 255).astype(kind)
+        for axis in (None, *range(a.ndim)):
+            mine, numpys = lattice.median(a, axis), np.median(a, axis=axis)
+            assert np.asarray(mine).dtype == np.asarray(numpys).dtype
+            assert np.array_equal(mine, numpys), (a, axis)
+
+
+@pytest.mark.parametrize("name", edges.SIDES)
+def test_each_row_past_a_side_is_what_rows_gives_one_at_a_time(name):
+    picture = np.zeros((40, 50), dtype=np.uint8)
+    grid = lattice.Grid(4, (7.5, 15.5, 23.5, 31.5, 39.5), (3.25, 11.25, 19.25, 27.25, 35.25))
+    side = edges._Side.of(name, picture, np.zeros((40, 50, 3), dtype=np.uint8), grid)
+    for start, stop in ((0, 2.4), (2, 12.0), (0, 30.0), (5, 5.0)):
+        expected = []
+        for d in range(start, math.ceil(stop)):
+            rows = side.rows(d, d + 1, least=1)
+            if rows is None:
+                break
+            expected.append(rows[0])
+        assert side.each_row(start, stop) == expected

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpqueens.readers.lattice import Grid
+from cpqueens.readers.lattice import Grid, median
 
 #: The half-width of the band across a line, as a fraction of a cell's side.
 BAND = 0.12
@@ -166,8 +166,8 @@ def measure(ink: Ink, grid: Grid) -> tuple[dict[Edge, float], dict[Edge, float]]
             hi = min(round(marks[r + 1] - side / 4) - start, len(sums))
             if hi > lo:
                 edge = ((r, k - 1), (r, k)) if vertical else ((k - 1, r), (k, r))
-                inks[edge] = float(np.median(sums[lo:hi]))
-                widths[edge] = float(np.median(wide[lo:hi]))
+                inks[edge] = float(median(sums[lo:hi]))
+                widths[edge] = float(median(wide[lo:hi]))
     return inks, widths
 
 

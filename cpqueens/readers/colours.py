@@ -21,7 +21,7 @@ from itertools import combinations, product
 
 import numpy as np
 
-from cpqueens.readers.lattice import Grid
+from cpqueens.readers.lattice import Grid, median
 
 #: The ring a cell's colour is sampled from: between these fractions of its side from its edges.
 RING = (0.08, 0.20)
@@ -83,7 +83,7 @@ def sample(rgb: np.ndarray, grid: Grid) -> np.ndarray:
         for c in range(n):
             pixels = _ring(rgb, grid.box(r, c))
             shade = pixels @ LUMA
-            out[r, c] = np.median(pixels[shade >= np.percentile(shade, 100 - BRIGHTEST)], axis=0)
+            out[r, c] = median(pixels[shade >= np.percentile(shade, 100 - BRIGHTEST)], axis=0)
     return out
 
 
@@ -100,7 +100,7 @@ def plain(rgb: np.ndarray, grid: Grid) -> float:
             pixels = _ring(rgb, grid.box(r, c)).astype(np.float64)
             if len(pixels) == 0:
                 continue
-            off = np.abs(pixels - np.median(pixels, axis=0)).max(axis=1)
+            off = np.abs(pixels - median(pixels, axis=0)).max(axis=1)
             found += float((off <= PLAIN_SPREAD).mean()) >= PLAIN_SHARE
     return found / (n * n)
 
@@ -236,7 +236,7 @@ def _doubts(flat: np.ndarray, labels: np.ndarray) -> list[np.ndarray]:
     """
     labels = np.unique(labels, return_inverse=True)[1]  # numbered 0 .. groups - 1
     groups = int(labels.max()) + 1
-    medians = np.array([np.median(flat[labels == g], axis=0) for g in range(groups)])
+    medians = np.array([median(flat[labels == g], axis=0) for g in range(groups)])
     alternatives = []
     for i in range(len(flat)):
         own = labels[i]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpqueens.readers.lattice import Grid
+from cpqueens.readers.lattice import Grid, median
 
 #: The strip looked at beyond an edge: from these fractions of a cell's side past it.
 STRIP = (0.12, 0.6)
@@ -94,6 +94,29 @@ class _Side:
         lo, hi = max(int(np.floor(min(a, b))), 0), min(int(np.ceil(max(a, b))), self.ink.shape[0])
         return (lo, hi) if hi - lo >= least else None
 
+    def each_row(self, start: int, stop: float) -> list[int]:
+        """The row ``d`` pixels past the edge for d = start, start + 1, ... below ``stop``.
+
+        It stops where the picture ends.
+        """
+        d = np.arange(start, stop)  # as rows(d, d + 1, least=1) does, for each d at once
+        a, b = self.edge + self.out * d, self.edge + self.out * (d + 1)
+        lo = np.maximum(np.floor(np.minimum(a, b)), 0)
+        hi = np.minimum(np.ceil(np.maximum(a, b)), self.ink.shape[0])
+        ended = np.flatnonzero(hi - lo < 1)
+        return lo[: ended[0] if ended.size else len(lo)].astype(np.intp).tolist()
+
+    def inked(self, along: slice, stop: float) -> int:
+        """How many rows from the edge (below ``stop``) are ink along: the border line's depth.
+
+        A row is ink when the median of its ink ``along`` is ``BORDER_INK`` or more.
+        """
+        rows = self.each_row(0, stop)
+        if not rows:
+            return 0
+        faint = np.flatnonzero(median(self.ink[rows, along], axis=1) < BORDER_INK)
+        return int(faint[0]) if faint.size else len(rows)
+
     def slot(self, k: int, p: float) -> slice:
         """The middle half of the side's k-th cell, along."""
         lo = max(round(self.marks[k] + 0.25 * p), 0)
@@ -109,7 +132,7 @@ def _contrast(ink: np.ndarray, at: float, half: int, between: float) -> float:
         return 0.0
     line = ink[:, lo:hi].max(axis=1).astype(np.float64)
     gap = ink[:, b].astype(np.float64)
-    return float(np.median(line - gap))
+    return float(median(line - gap))
 
 
 def _lines_run_on(s: _Side, grid: Grid) -> bool:
@@ -142,7 +165,7 @@ def _lines_run_on(s: _Side, grid: Grid) -> bool:
         if not 0 <= at < s.ink.shape[1]:
             continue
         lo, hi = max(at - STRAIGHT, 0), at + STRAIGHT + 1
-        own = float(np.median(first_cell[:, lo:hi].max(axis=1))) if first_cell.size else 0.0
+        own = float(median(first_cell[:, lo:hi].max(axis=1))) if first_cell.size else 0.0
         if own < BORDER_INK:
             continue
         there = past[:, lo:hi].max(axis=1) >= max(RUNS_ON * own, BORDER_INK)
@@ -163,12 +186,12 @@ def _cells_run_on(s: _Side, grid: Grid, colours: np.ndarray) -> bool:
         block = s.rgb[strip[0] : strip[1], s.slot(k, p)]
         if block.shape[1] < LEAST_STRIP:
             continue
-        found.append(np.median(block.reshape(-1, 3), axis=0))
+        found.append(median(block.reshape(-1, 3), axis=0))
         touching.append(colours[edge, k] if s.name in ("top", "bottom") else colours[k, edge])
     if len(found) < 3:
         return False
     strips, cells = np.array(found), np.array(touching)
-    varied = float(np.abs(strips - np.median(strips, axis=0)).max()) > SAME
+    varied = float(np.abs(strips - median(strips, axis=0)).max()) > SAME
     alike = np.abs(strips - cells).max(axis=1) <= SAME
     return varied and int(alike.sum()) * 2 >= len(found)
 
@@ -196,25 +219,20 @@ def _past(s: _Side, grid: Grid) -> _Past:
     for k in range(grid.n):
         rows = s.rows(-tol, tol + 1, least=1)
         part = s.ink[rows[0] : rows[1], s.slot(k, p)] if rows else s.ink[:0]
-        lined.append(part.size > 0 and float(np.median(part, axis=1).max()) >= BORDER_INK)
+        lined.append(part.size > 0 and float(median(part, axis=1).max()) >= BORDER_INK)
     reach = max(round(0.3 * p), tol + 1)
     depth = int(np.clip(BAND * p, *BAND_PIXELS))
     room = s.ink.shape[0] - s.edge if s.out > 0 else s.edge
     if room >= reach + depth + 2:  # the page: past the border line (its ink), a band
         along = slice(max(round(s.marks[0] + 0.25 * p), 0), round(s.marks[-1] - 0.25 * p))
-        gap = 0
-        while gap < reach:
-            rows = s.rows(gap, gap + 1, least=1)
-            if rows is None or float(np.median(s.ink[rows[0], along])) < BORDER_INK:
-                break
-            gap += 1
+        gap = s.inked(along, reach)
         band = s.rows(gap + 2, gap + 2 + depth)
     else:  # the picture ends: what it holds past the edge cells (the border, the page)
         band = s.rows(2, room, least=1)
     if band is None:  # the picture ends on the border: its outermost pixels there
         end = s.rgb[:1] if s.out < 0 else s.rgb[-1:]
         last = [
-            float(np.median(end[:, s.slot(k, p)].reshape(-1, 3) @ _LUMA))
+            float(median(end[:, s.slot(k, p)].reshape(-1, 3) @ _LUMA))
             if s.slot(k, p).stop > s.slot(k, p).start
             else np.nan
             for k in range(grid.n)
@@ -223,7 +241,7 @@ def _past(s: _Side, grid: Grid) -> _Past:
     found = []
     for k in range(grid.n):
         block = s.rgb[band[0] : band[1], s.slot(k, p)].reshape(-1, 3)
-        found.append(np.median(block, axis=0) if len(block) else np.full(3, np.nan))
+        found.append(median(block, axis=0) if len(block) else np.full(3, np.nan))
     return _Past(lined, np.array(found), room >= reach + depth + 2)
 
 
@@ -235,26 +253,20 @@ def _band(s: _Side, grid: Grid) -> tuple[np.ndarray, int] | None:
     """
     p = grid.period
     along = slice(max(round(s.marks[0] + 0.25 * p), 0), round(s.marks[-1] - 0.25 * p))
-    gap = 0
-    while gap < 0.3 * p:  # past the border line
-        rows = s.rows(gap, gap + 1, least=1)
-        if rows is None or float(np.median(s.ink[rows[0], along])) < BORDER_INK:
-            break
-        gap += 1
+    gap = s.inked(along, 0.3 * p)  # past the border line
     start = s.rows(gap + 2, gap + 2 + int(np.clip(BAND * p, *BAND_PIXELS)))
     if start is None:
         return None
-    colour = np.median(s.rgb[start[0] : start[1], along].reshape(-1, 3), axis=0)
-    d = gap + 2
-    while d < 1.5 * p:
-        rows = s.rows(d, d + 1, least=1)
-        if rows is None:
-            break
-        off = np.abs(s.rgb[rows[0], along].astype(np.float64) - colour).max(axis=1) > SAME
-        if float(off.mean()) > 0.1:
-            break
-        d += 1
-    return colour, d
+    colour = median(s.rgb[start[0] : start[1], along].reshape(-1, 3), axis=0)
+    rows = s.each_row(gap + 2, 1.5 * p)
+    if not rows or not np.isfinite(colour).all():  # (no colour: nothing is off it)
+        return colour, gap + 2 + len(rows)
+    # a channel off by more than SAME: above floor(colour + SAME) or below ceil(colour - SAME)
+    high, low = np.floor(colour + SAME).astype(np.int16), np.ceil(colour - SAME).astype(np.int16)
+    block = s.rgb[rows, along]
+    off = ((block > high) | (block < low)).any(axis=2)
+    other = np.flatnonzero(off.mean(axis=1) > 0.1)  # the first row off the colour
+    return colour, gap + 2 + (int(other[0]) if other.size else len(rows))
 
 
 def _strip_of_cells(s: _Side, grid: Grid) -> np.ndarray | None:
@@ -375,7 +387,7 @@ def _border(grid: Grid, colours: np.ndarray, sides: list[_Side]) -> str | None:
         if past.colours is not None and past.page
     }
     if len(pages) >= 2:
-        page = np.median(np.array(list(pages.values())), axis=0)
+        page = median(np.array(list(pages.values())), axis=0)
         for name, colour in pages.items():
             if float(np.abs(colour - page).max()) > PAGE_SPREAD:
                 return (

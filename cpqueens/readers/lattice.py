@@ -93,6 +93,29 @@ def running(a: np.ndarray, half: int, axis: int, op: Any) -> np.ndarray:
     return out
 
 
+def median(a: np.ndarray, axis: int | None = None) -> Any:
+    """``np.median(a, axis)``, the same values, without its cost per call (a few microseconds).
+
+    The reader takes thousands of medians of small parts of a picture; NumPy's
+    own spends most of its time checking its arguments. ``a`` must hold no
+    NaN; an empty ``a`` goes to NumPy's (which warns and gives NaN).
+    """
+    if axis is None:
+        a, axis = a.ravel(), 0
+    m = a.shape[axis]
+    if m == 0:
+        return np.median(a, axis=axis)
+    half = m // 2
+    if m % 2:
+        middle = np.partition(a, half, axis=axis).take(half, axis=axis)
+        return middle.astype(np.float64) if a.dtype.kind in "biu" else middle
+    part = np.partition(a, (half - 1, half), axis=axis)
+    lo, hi = part.take(half - 1, axis=axis), part.take(half, axis=axis)
+    if a.dtype.kind in "biu":  # as NumPy's mean of the two: in float64
+        lo, hi = lo.astype(np.float64), hi.astype(np.float64)
+    return (lo + hi) / 2
+
+
 def inks(grey: np.ndarray, half: int = HALF_WINDOW) -> tuple[np.ndarray, np.ndarray]:
     """How much darker, and how much lighter, each pixel is than its surroundings.
 
