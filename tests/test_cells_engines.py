@@ -184,7 +184,22 @@ def test_the_compiled_counter_stops_at_its_time_limit_with_no_count():
         dominating.count(queens=6, backend="bitmask", time_limit=0.3)
 
 
-def test_ctrl_c_stops_the_compiled_counter_between_chunks(monkeypatch):
+@pytest.fixture
+def python_sigint():
+    """Python's own SIGINT handler for the test, the process's back after it.
+
+    ``_thread.interrupt_main()`` acts only through Python's handler, and a test run
+    earlier in the same worker process may have left SIGINT ignored (the fast tier
+    under xdist: the handler was SIG_IGN when this test failed).
+    """
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_stops_the_compiled_counter_between_chunks(monkeypatch, python_sigint):
     import _thread
 
     from cpqueens.backends.bitmask import cells as cells_bitmask

@@ -8,6 +8,7 @@ status says "optimal" exactly when the best found meets the bound.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import subprocess
@@ -18,6 +19,7 @@ import pytest
 
 import cpqueens
 from cpqueens.backends.cpsat.cells import cover_bound
+from cpqueens.clock import Deadline
 from cpqueens.errors import IncompleteSearchError
 from cpqueens.vocabulary import bounds
 from cpqueens.vocabulary.cells import CellBoard, CellProblem
@@ -186,3 +188,99 @@ def test_the_cli_exits_0_with_a_proof(tmp_path):
     answer = json.loads(result.stdout)
     assert (result.returncode, result.stderr) == (0, "")
     assert (answer["value"], answer["status"], answer["bound"]) == (5, "optimal", 5)
+
+
+# --- the bound a stopped run reports is the relaxation's own value (issue 46, item 6) ---------
+
+
+def rows_and_columns(n):
+    """The rows and columns' bound, here by plain enumeration: white rows s, white columns t."""
+    return max(min(s * t, (n - s) * (n - t)) for s in range(n + 1) for t in range(n + 1))
+
+
+def covering_lp(n, independent):
+    """The covering LP of queens on n x n (each cell covered at least once), solved by GLOP."""
+    from ortools.linear_solver import pywraplp
+
+    lp = pywraplp.Solver.CreateSolver("GLOP")
+    x = {(r, c): lp.NumVar(0, 1, "") for r in range(n) for c in range(n)}
+
+    def meet(a, b):
+        return a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+
+    for cell in x:
+        lp.Add(sum(x[o] for o in x if meet(cell, o)) >= 1)
+    if independent:  # each line holds at most one queen
+        for key in (lambda c: c[0], lambda c: c[1], lambda c: c[0] + c[1], lambda c: c[0] - c[1]):
+            for value in {key(c) for c in x}:
+                lp.Add(sum(x[c] for c in x if key(c) == value) <= 1)
+    lp.Minimize(sum(x.values()))
+    assert lp.Solve() == pywraplp.Solver.OPTIMAL
+    return lp.Objective().Value()
+
+
+class Until(Deadline):
+    """A deadline that passes when the test says so: no wall clock involved."""
+
+    def __init__(self):
+        super().__init__(3600)
+        self.over = False
+
+    def passed(self):
+        return self.over
+
+    def left(self):
+        return 0.0 if self.over else 3600.0
+
+
+def stopped_after(steps, n):
+    """The peaceable armies on n x n, the run stopped once ``steps`` ladder steps have ended."""
+    from cpqueens.backends.bitmask import pairs
+
+    clock = Until()
+    clock.over = steps == 0
+    inner = pairs._here(clock)
+    ended = []
+
+    def run(*args, **kwargs):
+        out = inner(*args, **kwargs)
+        ended.append(out)
+        clock.over = len(ended) >= steps
+        return out
+
+    return pairs.optimise(CellProblem(CellBoard(n, n), armies=2), deadline=clock, run=run)
+
+
+@pytest.mark.parametrize("n", [9, 13])
+def test_a_peaceable_run_stopped_before_any_proof_reports_the_rows_and_columns_bound(n):
+    result = stopped_after(0, n)
+    assert result.status == "feasible"
+    assert result.bound == rows_and_columns(n) == n * n // 4 >= A250000[n - 1]
+    assert result.bound == {9: 20, 13: 42}[n]  # not the 47 once reported for n = 13
+
+
+def test_the_ladder_lowers_the_bound_from_the_top_one_step_at_a_time():
+    # A250000(9) = 12: the first step refutes 20 (the rows and columns' bound itself),
+    # the second 18 (the leap doubled), the third 15 (halfway between 12 and 17, rounded up)
+    results = [stopped_after(k, 9) for k in (1, 2, 3)]
+    assert [result.bound for result in results] == [19, 17, 14]
+    board = Board(9, 9)
+    for result in results:  # the search's own armies (12, optimal): checked here
+        assert result.value == A250000[8] <= result.bound
+        white = [(r, c) for r, c, army in result.pieces if army == 0]
+        black = [(r, c) for r, c, army in result.pieces if army == 1]
+        assert len(set(white)) == len(set(black)) == result.value
+        assert all(board.independent([w, b]) for w in white for b in black)
+
+
+@pytest.mark.parametrize("independent", [False, True])
+def test_a_stopped_domination_reports_the_theorem_which_beats_the_covering_lp(independent):
+    # 15 x 15: the proof that 8 queens do not cover it takes a minute, so 0.5 s stops it
+    result = cpqueens.domination(15, time_limit=0.5, independent=independent)
+    assert result.status == "feasible"
+    lp = covering_lp(15, independent)
+    assert math.ceil(lp - 1e-6) < 8 == result.bound <= A075458[14] <= result.value
+    board = Board(15, 15)
+    cells = [(q[0], q[1]) for q in result.queens]
+    assert len(cells) == result.value and board.dominating(cells)
+    assert board.independent(cells) or not independent
