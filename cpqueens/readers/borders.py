@@ -61,6 +61,16 @@ class Borders:
                 wrong.append(edge)
         return wrong
 
+    def without(self, cells: set[tuple[int, int]]) -> Borders:
+        """These lines but those beside any of ``cells`` (told neither thick nor thin)."""
+        if not cells:
+            return self
+        return Borders(
+            frozenset(e for e in self.thick if not cells.intersection(e)),
+            frozenset(e for e in self.thin if not cells.intersection(e)),
+            self.clear,
+        )
+
     def shaded(self, regions: tuple[tuple[int, ...], ...]) -> bool:
         """Whether every inner line of some region of ``regions`` (two or more) is told thick.
 

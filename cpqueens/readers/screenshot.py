@@ -30,6 +30,12 @@ Regions = tuple[tuple[int, ...], ...]
 PLAIN_BOARD = 0.6
 #: A picture larger than this many pixels is shrunk by a whole factor before it is read.
 WORKING_PIXELS = 2_200_000
+#: Where no board is found in a shrunk picture, it is read again less shrunk, up to this many
+#: pixels (1-pixel lines a few grey levels faint, halved by the shrinking, are lost in it).
+RETRY_PIXELS = 2 * WORKING_PIXELS
+#: A cell darker than this (grey levels) shows no dark line beside it: the lines along it say
+#: nothing of the regions (a near-black region on a dark page, its border black).
+DIM_CELL = 40.0
 
 
 @dataclass(frozen=True)
@@ -146,16 +152,36 @@ def read(source: Any) -> Reading:
     grid is found, its colours do not read as n regions, the grid does not
     account for the whole board, or the picture holds more than one board.
     """
-    import numpy as np
-    from PIL import Image
-
-    from cpqueens.readers import images, lattice, outline, skew
+    from cpqueens.readers import images
 
     image = images.load(source)
     width, height = image.size
     factor = 1
     while (width // factor) * (height // factor) > WORKING_PIXELS:
         factor += 1
+    try:
+        return _read_at(image, factor)
+    except ImageReadError as error:
+        finer = factor - 1
+        if (
+            error.reading is not None
+            or not finer
+            or (width // finer) * (height // finer) > RETRY_PIXELS
+        ):
+            raise
+        try:  # no board found shrunk: its faintest lines may show less shrunk
+            return _read_at(image, finer)
+        except ImageReadError:
+            raise error from None
+
+
+def _read_at(image: Any, factor: int) -> Reading:
+    """The reading of ``image`` shrunk by ``factor`` (see :func:`read`)."""
+    import numpy as np
+    from PIL import Image
+
+    from cpqueens.readers import lattice, outline, skew
+
     work = image.reduce(factor) if factor > 1 else image
     view = _View.of(work)
     turn: Turn | None = None
@@ -347,6 +373,7 @@ def _read_grid(grid: Any, view: _View, factor: int, image: Any, turn: Turn | Non
         or (lines.clear < borders.SURE and lines.conflicts(found.options[0]))
     ):  # the colours alone decide
         lines = borders.Borders(frozenset(), frozenset())
+    lines = lines.without(_dim(colours))
     options = [regions for regions in found.options if not lines.conflicts(regions)]
     if not options and found.options:
         options = _repaired(found.options[0], lines, colours)
@@ -383,6 +410,15 @@ def _read_grid(grid: Any, view: _View, factor: int, image: Any, turn: Turn | Non
             reading,
         )
     return reading
+
+
+def _dim(colours: Any) -> set[Cell]:
+    """The cells darker than ``DIM_CELL``: no dark line shows beside them."""
+    from cpqueens.readers.colours import LUMA
+
+    greys = colours @ LUMA
+    n = len(colours)
+    return {(r, c) for r in range(n) for c in range(n) if greys[r, c] < DIM_CELL}
 
 
 def _groups_wrong(groups: int, n: int, lines: Any) -> str:
