@@ -106,12 +106,24 @@ def apart(queens: list[tuple[int, int]]) -> bool:
     )
 
 
+def python_sigint() -> None:
+    """In the child, before Python starts: SIGINT back to its default disposition.
+
+    A process started in the background by a shell without job control (``cmd &``
+    in a script, nohup) inherits SIGINT ignored, and Python then installs no
+    KeyboardInterrupt handler: the bench's Ctrl-C would do nothing (the first
+    versions of ``resume`` never stopped their run, whatever the CPU reading).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def timed(command: list[str], folder: str, limit: float) -> tuple[str | None, float, float]:
     """(stdout or None if stopped at the limit, wall seconds, CPU seconds of the process tree)."""
     cpu, start = children_cpu(), time.perf_counter()
     process = subprocess.Popen(
-        command, cwd=folder, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        command, cwd=folder, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=python_sigint,
+    )  # fmt: skip
     try:
         out, _ = process.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
@@ -152,7 +164,7 @@ def resume(n: int, workers: int, limit: float) -> None:
         cpu, start = children_cpu(), time.perf_counter()
         process = subprocess.Popen(
             command, cwd=folder, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True,
+            text=True, preexec_fn=python_sigint,
         )  # fmt: skip
         while process.poll() is None and tree_cpu(process.pid) < whole_cpu / 2:
             time.sleep(0.05)  # half way through the whole run's CPU time (load-proof)

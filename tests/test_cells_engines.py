@@ -188,9 +188,10 @@ def test_the_compiled_counter_stops_at_its_time_limit_with_no_count():
 def python_sigint():
     """Python's own SIGINT handler for the test, the process's back after it.
 
-    ``_thread.interrupt_main()`` acts only through Python's handler, and a test run
-    earlier in the same worker process may have left SIGINT ignored (the fast tier
-    under xdist: the handler was SIG_IGN when this test failed).
+    ``_thread.interrupt_main()`` acts only through Python's handler, and a process
+    started in the background by a shell without job control (``pytest ... &`` in a
+    script, nohup) inherits SIGINT ignored: Python then installs no handler, and the
+    count ran to its end (the fast tier failed so, three times, run that way).
     """
     import signal
 
