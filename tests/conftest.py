@@ -16,6 +16,13 @@ import pytest
 
 import cpqueens
 
+# A suite started from a background shell (`cmd &`, nohup, some CI runners) inherits SIGINT
+# ignored, and so would every process it starts: Python then installs no Ctrl-C handler and the
+# tests' real SIGINTs would do nothing. Each test process (xdist's workers import this too) puts
+# Python's own handler back, so the processes the tests start get SIGINT's default again.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 #: Doctests over ~2 s, by their item name: proving 8x8 queens domination optimal takes CP-SAT
 #: about 20 s.
 SLOW_DOCTESTS = frozenset(
