@@ -163,6 +163,33 @@ def _class_least(n, k, rows, col_of, stab, h, image):
 
 
 @kernel()
+def _colours_reach(k, col_of, most, even, odd, dp):
+    """Whether the rows left can cover ``even`` cells of one colour and ``odd`` of the other.
+
+    A queen's lines meet only cells of its own colour, so each row left
+    covers, at its best, ``most[i, colour]`` cells of the colour of the
+    column it takes (-1: no column of that colour). ``dp[s]``: the most
+    odd cells the rows so far can cover while covering min(s, even) even ones.
+    """
+    dp[: even + 1] = -1
+    dp[0] = 0
+    for i in range(k):
+        if col_of[i] >= 0:
+            continue
+        for s in range(even, -1, -1):
+            if dp[s] < 0:
+                continue
+            here = dp[s]
+            dp[s] = -1
+            if most[i, 1] >= 0:
+                dp[s] = max(dp[s], here + most[i, 1])
+            if most[i, 0] >= 0:
+                t = min(s + most[i, 0], even)
+                dp[t] = max(dp[t], here)
+    return dp[even] >= odd
+
+
+@kernel()
 def lattice(n, k, rows, cols, first, stab, h, found, counters):
     """Count (or find) the independent queens on rows x cols that cover the cells off them.
 
@@ -200,6 +227,13 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
     count = np.zeros(k + 1, dtype=np.int64)
     nxt = np.zeros(k + 1, dtype=np.int64)
     image = np.zeros(k, dtype=np.int64)
+    most = np.zeros((k, 2), dtype=np.int64)
+    ladj = np.zeros(lines, dtype=np.uint64)
+    lmate_d = np.zeros(lines, dtype=np.int64)
+    lmate_s = np.zeros(lines, dtype=np.int64)
+    lparent = np.zeros(lines, dtype=np.int64)
+    lqueue = np.zeros(2 * lines + 1, dtype=np.int64)
+    dp = np.zeros(n * n + 1, dtype=np.int64)
     used_c = _ZERO
     used_d = _ZERO
     used_s = _ZERO
@@ -226,6 +260,7 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
             udiag[:] = 0
             uanti[:] = 0
             uncovered = 0
+            even = 0  # the uncovered cells of the colour (r + c even)
             for t in range(cells):
                 a = left[t] // n
                 b = left[t] % n
@@ -235,10 +270,11 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                     uncovered += 1
                     udiag[b - a + n - 1] += 1
                     uanti[a + b] += 1
+                    if (a + b) % 2 == 0:
+                        even += 1
             dead = False
             best_row = -1
             best_row_size = n + 1
-            reach = 0
             for i in range(k):
                 if col_of[i] >= 0:
                     continue
@@ -260,17 +296,33 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                     best_row_size = size
                     best_row = i
                 if uncovered:
-                    most = 0
+                    most[i, 0] = -1
+                    most[i, 1] = -1
                     while w:
                         c = np.int64(lowest_index(w))
                         w &= w - _ONE
                         gain = udiag[c - r + n - 1] + uanti[r + c]
-                        if gain > most:
-                            most = gain
-                    reach += most
-            if dead or reach < uncovered:
+                        if gain > most[i, (r + c) % 2]:
+                            most[i, (r + c) % 2] = gain
+            if dead or (
+                uncovered and not _colours_reach(k, col_of, most, even, uncovered - even, dp)
+            ):
                 depth -= 1
                 continue
+            if uncovered > 2 and depth > 0:  # the lines the uncovered cells need, by colour
+                ladj[:] = 0
+                lmate_d[:] = -1
+                lmate_s[:] = -1
+                for t in range(cells):
+                    a = left[t] // n
+                    b = left[t] % n
+                    if not ((used_d >> np.uint64(b - a + n - 1)) & _ONE) and not (
+                        (used_s >> np.uint64(a + b)) & _ONE
+                    ):
+                        ladj[b - a + n - 1] |= _ONE << np.uint64(a + b)
+                if _queens_needed(n, ladj, lmate_d, lmate_s, lparent, lqueue) > k - depth:
+                    depth -= 1
+                    continue
             m = 0
             if uncovered:
                 fewest = 2 * k + 1

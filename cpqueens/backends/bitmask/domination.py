@@ -32,6 +32,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.base import PartsRunner
+from cpqueens.backends.bitmask import independent as independent_by_lines
 from cpqueens.backends.bitmask.covering import apart, dominates, find, greedy
 from cpqueens.backends.outcome import Outcome
 from cpqueens.clock import Deadline
@@ -360,12 +361,11 @@ def decide(
     """A set of k queens that cover the board, or None when the exhaustive search proves none do.
 
     ``independent``: a set of which no queen attacks another, or the proof that there is none
-    (searched by its empty rows and columns: :mod:`cpqueens.backends.bitmask.independent`).
+    (searched by its empty rows and columns where they are many:
+    :mod:`cpqueens.backends.bitmask.independent`).
     """
-    if independent:
-        from cpqueens.backends.bitmask import independent as by_lines
-
-        return by_lines.decide(n, k, run, clock)
+    if independent and n - k >= independent_by_lines.EMPTY_FROM:
+        return independent_by_lines.decide(n, k, run, clock)
     stop_at = None if clock is None else time.time() + clock.left()
 
     def arguments(part: Part) -> tuple[Any, ...]:
@@ -535,13 +535,11 @@ def tally(
     The parts are the proof's split one level deeper (:data:`COUNT_DEPTH`):
     each a fraction of a second to seconds of search, so that a checkpoint
     loses little when the count is stopped and a pool keeps every worker busy. Independent
-    queens are counted by their empty rows and columns
+    queens leaving many rows empty are counted by their empty rows and columns
     (:mod:`cpqueens.backends.bitmask.independent`).
     """
-    if independent:
-        from cpqueens.backends.bitmask import independent as by_lines
-
-        return by_lines.tally(n, k, run, unique, clock)
+    if independent and n - k >= independent_by_lines.EMPTY_FROM:
+        return independent_by_lines.tally(n, k, run, unique, clock)
     stop_at = None if clock is None else time.time() + clock.left()
 
     def arguments(part: Part) -> tuple[Any, ...]:

@@ -27,6 +27,12 @@ from cpqueens.errors import IncompleteSearchError, InvalidSolutionError
 
 #: Parts of a split at depth 1 (at most: one per set of empty rows); each level deeper, 4x.
 PARTS = 96
+#: The fewest empty rows (n - k) from which the domination search hands independent queens
+#: here: with fewer, the cell search of :mod:`cpqueens.kernels.domination` is the quicker (one
+#: core, in-process, proof of k - 1, first set and count of k: n = 14, k = 8: 9.0 CPU-s here,
+#: 7.0 there; n = 15, k = 9: 128 against 95; n = 16, k = 9: 37 against 75; n = 17, k = 9: 11
+#: against 90).
+EMPTY_FROM = 7
 #: The smallest board whose search is worth a local pool.
 POOL_FROM = 13
 
