@@ -19,7 +19,9 @@ only diagonals can cover. The search chooses ER (given by the caller) and EC
   choices, or the row with the fewest columns left (each later branch
   forbids the choices before it, so each set is met once), and cuts a node
   when the rows left, each at its best column, cannot cover what is
-  uncovered.
+  uncovered of each colour (a row's queen covers cells of its own colour
+  only), or when the uncovered cells' matching bound needs more queens than
+  rows are left.
 
 The board's 8 symmetries act on the pairs (ER, EC): the row and column
 reflections reverse ER or EC, the transpose swaps them. A pair is searched
