@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cpqueens.kernels import objects
-from cpqueens.kernels.edges import piece_rows
+from cpqueens.kernels.edges import marks, masks
 
 #: The files whose text the object's machine code depends on (its key hashes them).
 SOURCES = tuple(Path(__file__).with_name(name) for name in ("classes.py", "bits.py", "objects.py"))
@@ -58,7 +58,10 @@ class Entries:
         if kind in ("fixed180", "fixed90"):
             fixed180, fixed90 = self.turn_fixed(n, rows if rows is not None else [(1 << n) - 1] * n)
             return fixed180 if kind == "fixed180" else fixed90
-        allowed, edge, bottom = piece_rows(n, distance, row1, row2, rows)
+        allowed = masks(n, distance, row1, row2)
+        if rows is not None:
+            allowed = [a & r for a, r in zip(allowed, rows, strict=True)]
+        edge, bottom = marks(n, distance)
         words = ctypes.c_uint64 * n
         result = ctypes.c_int64()
         status = self._leaves(

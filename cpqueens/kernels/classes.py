@@ -50,7 +50,7 @@ import numpy as np
 from numba import carray, njit, types
 
 from cpqueens.kernels.bits import live, lowest_index, popcount
-from cpqueens.kernels.edges import marks, masks, piece_rows
+from cpqueens.kernels.edges import marks, masks
 from cpqueens.kernels.jit import kernel
 
 _ONE = np.uint64(1)
@@ -543,9 +543,8 @@ def count_piece(
     if kind in ("fixed180", "fixed90"):
         fixed180, fixed90 = turn_fixed(n, board)  # one search finds both, in milliseconds
         return fixed180 if kind == "fixed180" else fixed90
-    # edge-column queens as far from a corner as row 0's; some pieces upside down
-    rows_, edge, bottom = piece_rows(n, distance, row1, row2, rows)
-    allowed = np.array(rows_, np.uint64)
+    edge, bottom = marks(n, distance)  # edge-column queens as far from a corner as row 0's
+    allowed = _masks(n, distance, row1, row2) & board
     twelfths = _weighed_leaves(allowed, np.array(edge, np.uint64), np.uint64(bottom), *scratch(n))
     return 2 * int(twelfths)
 
