@@ -96,3 +96,14 @@ def test_the_parts_add_up_and_labels_differ():
     deeper = independent.plan(9, 5, depth=2, first=False, unique=True)
     total = sum(independent.search_part(9, 5, p.index, p.parts, False, None, True) for p in deeper)
     assert total == 16  # the classes of A002568(9)
+
+
+def test_a_count_and_a_proof_resume_from_their_checkpoints(tmp_path):
+    from cpqueens.tasks.parts import Runner
+
+    path = tmp_path / "i7.json"
+    assert independent.tally(7, 4, Runner(7, checkpoint=path)) == 8
+    assert independent.tally(7, 4, Runner(7, checkpoint=path)) == 8  # every part read back
+    found = independent.decide(7, 4, Runner(7, checkpoint=tmp_path / "f7.json"))
+    again = independent.decide(7, 4, Runner(7, checkpoint=tmp_path / "f7.json"))
+    assert found == again and domination.dominates(7, found) and domination.apart(7, found)
