@@ -305,7 +305,9 @@ def probe_tree(n: int, k: int, probes: int, seed: int = 1) -> tuple[float, float
             weight = nodes = 1.0
             while True:
                 state = kernel.start(n, k, q0, orbit)
-                m = kernel.children(n, k, np.array(path, dtype=np.int64), *state)
+                m = kernel.children(
+                    n, k, False, domination.FRAME, np.array(path, dtype=np.int64), *state
+                )
                 if m <= 0:
                     break
                 weight *= m
@@ -331,7 +333,12 @@ def rate(n: int, k: int, seconds: float) -> tuple[float, int]:
         state = kernel.start(n, k, q0, orbit)
         empty = np.zeros(0, dtype=np.int64)
         while time.process_time() - began < seconds:
-            if kernel.search(n, k, q0, images, empty, *state, True, 1 << 16) != kernel.PAUSED:
+            if (
+                kernel.search(
+                    n, k, False, domination.FRAME, q0, images, empty, *state, True, 1 << 16
+                )
+                != kernel.PAUSED
+            ):
                 break
         nodes += int(state[-1][kernel.NODES])
         if time.process_time() - began >= seconds:
@@ -391,7 +398,10 @@ def _nodes(n: int, k: int, q0: int) -> int:
     images, orbit, _ = domination.symmetry(n)
     state = kernel.start(n, k, q0, orbit)
     empty = np.zeros(0, dtype=np.int64)
-    while kernel.search(n, k, q0, images, empty, *state, True, 1 << 20) == kernel.PAUSED:
+    while (
+        kernel.search(n, k, False, domination.FRAME, q0, images, empty, *state, True, 1 << 20)
+        == kernel.PAUSED
+    ):
         pass
     return int(state[-1][kernel.NODES])
 

@@ -1,12 +1,17 @@
-"""The CPU of a sample of a domination count's parts, and the whole count projected from it.
+"""The CPU of a sample of a domination search's parts, and the whole search projected from it.
 
     python benchmarks/probe_parts.py 17 9 --sample 12 --seed 1
+    python benchmarks/probe_parts.py 18 9 --sample 12 --frame both
+    python benchmarks/probe_parts.py 20 10 --sample 12 --first --frame both
 
 Splits the count of k covering queens on n x n as the local pool does (depth 2:
 a part per child of the first queen's orbit), counts a random sample of the
 parts in this process, one after the other, and prints each part's CPU seconds
 and count, then the mean times the number of parts: the CPU the whole count
 would take on one core (a projection: the parts are lopsided, read the spread).
+``--first``: the proof's parts instead (each stops at a covering set).
+``--frame both``: each part twice, the kernel's frame cut off then on, side by
+side (the same count; the ratio of CPU is the cut's gain on the sample).
 """
 
 from __future__ import annotations
@@ -18,6 +23,15 @@ import time
 from cpqueens.backends.bitmask import domination
 
 
+def _timed(part: domination.Part, frame: bool) -> tuple[int, float]:
+    """A part's result and the CPU seconds it took in this process."""
+    began = time.process_time()
+    value = domination.search_part(
+        part.n, part.k, part.q0, part.path, part.first, None, part.independent, False, frame
+    )
+    return value, time.process_time() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n", type=int)
@@ -25,25 +39,38 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--independent", action="store_true")
+    parser.add_argument("--first", action="store_true", help="the proof's parts, not the count's")
+    parser.add_argument("--frame", choices=("on", "off", "both"), default="on")
     args = parser.parse_args()
+    frames = {"on": (True,), "off": (False,), "both": (False, True)}[args.frame]
     began = time.process_time()
-    parts = domination.plan(args.n, args.k, 2, False, args.independent)
+    parts = domination.plan(args.n, args.k, 2, args.first, args.independent)
     print(f"{len(parts)} parts, split in {time.process_time() - began:.2f} CPU-s", flush=True)
     chosen = random.Random(args.seed).sample(range(len(parts)), min(args.sample, len(parts)))
-    total = 0.0
-    print("| part | first queen | path | count | CPU-s |")
-    print("| --- | --- | --- | --- | --- |")
+    totals = dict.fromkeys(frames, 0.0)
+    heads = " | ".join(f"{'value' if args.first else 'count'}, CPU-s (frame {f})" for f in frames)
+    print(f"| part | first queen | path | {heads} |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in frames) + " |")
     for i in chosen:
         part = parts[i]
-        began = time.process_time()
-        count = domination.search_part(
-            part.n, part.k, part.q0, part.path, False, None, part.independent, False
+        cells = []
+        values = set()
+        for frame in frames:
+            value, seconds = _timed(part, frame)
+            totals[frame] += seconds
+            values.add(value != 0 if args.first else value)
+            cells.append(f"{value}, {seconds:.2f}")
+        if len(values) != 1:
+            raise SystemExit(f"part {i}: the frame cut changed its result: {cells}")
+        print(f"| {i} | {part.q0} | {list(part.path)} | {' | '.join(cells)} |", flush=True)
+    for frame in frames:
+        mean = totals[frame] / len(chosen)
+        print(
+            f"frame {'on' if frame else 'off'}: mean {mean:.2f} CPU-s a part; "
+            f"projected {mean * len(parts):,.0f} CPU-s for the whole search"
         )
-        seconds = time.process_time() - began
-        total += seconds
-        print(f"| {i} | {part.q0} | {list(part.path)} | {count} | {seconds:.2f} |", flush=True)
-    mean = total / len(chosen)
-    print(f"\nmean {mean:.2f} CPU-s a part; projected {mean * len(parts):,.0f} CPU-s for the count")
+    if len(frames) == 2:
+        print(f"CPU with the frame cut / without: {totals[True] / totals[False]:.3f}")
 
 
 if __name__ == "__main__":

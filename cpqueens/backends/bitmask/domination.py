@@ -32,6 +32,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.base import PartsRunner
+from cpqueens.backends.bitmask import independent as independent_by_lines
 from cpqueens.backends.bitmask.covering import apart, dominates, find, greedy
 from cpqueens.backends.outcome import Outcome
 from cpqueens.clock import Deadline
@@ -56,6 +57,9 @@ FIND_SECONDS = 10.0
 QUICK_PROOF = 16
 #: The smallest board whose exhaustive search is worth a local pool (n = 14: 2 s on one core).
 POOL_FROM = 15
+#: Whether the search cuts nodes by the frame of the empty rows and columns
+#: (:func:`cpqueens.kernels.domination._framed_out`): the parts are planned with it.
+FRAME = True
 
 #: (value, bound, seconds) of each better solution found.
 Progress = Callable[[int, int, float], None]
@@ -225,7 +229,7 @@ def _children(part: Part) -> list[Part]:
     _, orbit, _ = symmetry(part.n)
     state = kernel.start(part.n, part.k, part.q0, orbit, part.independent)
     path = np.array(part.path, dtype=np.int64)
-    count = kernel.children(part.n, part.k, part.independent, path, *state)
+    count = kernel.children(part.n, part.k, part.independent, FRAME, path, *state)
     if count < 0:
         raise ValueError(f"the part {part.label()!r} names no node of the search")
     return [replace(part, path=(*part.path, i)) for i in range(count)] or [part]
@@ -240,20 +244,22 @@ def search_part(
     stop_at: float | None = None,
     independent: bool = False,
     unique: bool = False,
+    frame: bool = FRAME,
 ) -> int:
     """Search one part to its end (a worker's task): a covering set found (encoded), or the count.
 
     ``first``: 0 if no k queens below the part cover the board, else the
     first set found (:func:`encode`); otherwise the number of covering sets
     (each class counted once, with its size; ``unique``: the classes).
-    ``independent``: sets of which no queen attacks another. ``stop_at`` (a ``time.time()``
+    ``independent``: sets of which no queen attacks another; ``frame``: the
+    frame cut on or off (the same result). ``stop_at`` (a ``time.time()``
     instant: it means the same on every machine of a cluster, to their
     clocks' agreement) ends the part with ``IncompleteSearchError``.
     """
     clock = None
     if stop_at is not None:
         clock = Deadline(max(stop_at - time.time(), 1e-9))
-    sets, classes, found = _search(n, k, q0, path, first, clock, independent)
+    sets, classes, found = _search(n, k, q0, path, first, clock, independent, frame)
     if first:
         return 0 if found is None else encode(found, n)
     return classes if unique else sets
@@ -267,12 +273,15 @@ def _search(
     first: bool,
     clock: Deadline | None,
     independent: bool = False,
+    frame: bool = FRAME,
 ) -> tuple[int, int, tuple[int, ...] | None]:
     """Run one part in chunks: (sets, classes, the first set found or None).
 
     The clock is checked between chunks (``IncompleteSearchError``), and so
     is Ctrl-C (``KeyboardInterrupt``). ``q0`` < 0: the whole search, no
-    symmetry used (each set is met once, and is its own class).
+    symmetry used (each set is met once, and is its own class). ``frame``:
+    the kernel's frame cut on (:data:`FRAME`, as every split plans it) or
+    off (the same sets: a check).
     """
     import numpy as np
 
@@ -284,7 +293,7 @@ def _search(
     state = kernel.start(n, k, q0, orbit, independent)
     steps = np.array(path, dtype=np.int64)
     while True:
-        status = kernel.search(n, k, independent, q0, images, steps, *state, first, CHUNK)
+        status = kernel.search(n, k, independent, frame, q0, images, steps, *state, first, CHUNK)
         if status != kernel.PAUSED:
             break
         if clock is not None:
@@ -317,6 +326,11 @@ def _here(clock: Deadline | None) -> PartsRunner:
         done: dict[int, int] = {}
         for i, part in enumerate(parts):
             try:
+                if not isinstance(part, Part):  # another module's part (independent queens)
+                    done[i] = fn(*arguments(part))
+                    if stop(done[i]):
+                        break
+                    continue
                 sets, classes, found = _search(
                     part.n, part.k, part.q0, part.path, part.first, clock, part.independent
                 )
@@ -354,8 +368,12 @@ def decide(
 ) -> tuple[int, ...] | None:
     """A set of k queens that cover the board, or None when the exhaustive search proves none do.
 
-    ``independent``: a set of which no queen attacks another, or the proof that there is none.
+    ``independent``: a set of which no queen attacks another, or the proof that there is none
+    (searched by its empty rows and columns where they are many:
+    :mod:`cpqueens.backends.bitmask.independent`).
     """
+    if independent and n - k >= independent_by_lines.EMPTY_FROM:
+        return independent_by_lines.decide(n, k, run, clock)
     stop_at = None if clock is None else time.time() + clock.left()
 
     def arguments(part: Part) -> tuple[Any, ...]:
@@ -524,8 +542,12 @@ def tally(
 
     The parts are the proof's split one level deeper (:data:`COUNT_DEPTH`):
     each a fraction of a second to seconds of search, so that a checkpoint
-    loses little when the count is stopped and a pool keeps every worker busy.
+    loses little when the count is stopped and a pool keeps every worker busy. Independent
+    queens leaving many rows empty are counted by their empty rows and columns
+    (:mod:`cpqueens.backends.bitmask.independent`).
     """
+    if independent and n - k >= independent_by_lines.EMPTY_FROM:
+        return independent_by_lines.tally(n, k, run, unique, clock)
     stop_at = None if clock is None else time.time() + clock.left()
 
     def arguments(part: Part) -> tuple[Any, ...]:
