@@ -48,7 +48,8 @@ def main() -> None:
     print(f"{len(parts)} parts, split in {time.process_time() - began:.2f} CPU-s", flush=True)
     chosen = random.Random(args.seed).sample(range(len(parts)), min(args.sample, len(parts)))
     totals = dict.fromkeys(frames, 0.0)
-    heads = " | ".join(f"{'value' if args.first else 'count'}, CPU-s (frame {f})" for f in frames)
+    what = "value" if args.first else "count"
+    heads = " | ".join(f"{what}, CPU-s (frame {'on' if f else 'off'})" for f in frames)
     print(f"| part | first queen | path | {heads} |")
     print("| --- | --- | --- | " + " | ".join("---" for _ in frames) + " |")
     for i in chosen:

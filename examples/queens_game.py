@@ -4,7 +4,8 @@
 
 One queen in every row, every column and every coloured region; no two queens
 touch, not even diagonally. The grid below was made by ``cpqueens puzzle new
---size 9 --difficulty hard --seed 23``.
+--size 9 --difficulty hard --seed 23`` of an earlier generator (today's seed 23
+gives another grid).
 """
 
 import argparse

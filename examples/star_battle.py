@@ -4,7 +4,8 @@
 
 Two stars in every row, every column and every region; no two stars touch,
 not even diagonally. The grid below was made by ``cpqueens puzzle new --size
-10 --stars 2 --seed 23``; the compiled search and CP-SAT
+10 --stars 2 --seed 23`` of an earlier generator (today's seed 23 gives
+another grid); the compiled search and CP-SAT
 must agree that it has one solution, and so must its cell model (the stars
 as quotas: ``cpqueens.model(puzzle)``, two per row, column and region).
 """

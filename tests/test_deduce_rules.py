@@ -7,8 +7,10 @@ in none, on random grids with no, one or several solutions.
 
 from __future__ import annotations
 
+import ast
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
@@ -156,19 +158,19 @@ def test_a_star_battle_that_needs_search_is_beyond_the_lookahead():
     assert explanation.steps[-1].rule == "search"
 
 
-#: A 10 x 10 two-star grid made by ``cpqueens puzzle new --size 10 --stars 2 --seed 23``.
-STARS_10 = """stars 2
-AABBCCCCDD
-AABBBCCCCD
-AABBBEEEED
-FAAAAEEDDD
-FFGGAAADDD
-HFGGGADDII
-HHGGAAADDI
-HHHGJJJIII
-GHGGJJIIII
-GGGGJJJJII
-"""
+def example_grid(name: str) -> str:
+    """The ``GRID`` text of an example script, read without running it."""
+    tree = ast.parse((Path(__file__).parent.parent / "examples" / name).read_text())
+    return next(
+        node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "GRID"
+    )
+
+
+#: The 10 x 10 two-star grid of examples/star_battle.py (one solution; the lookahead of 2
+#: rounds does not finish it).
+STARS_10 = example_grid("star_battle.py")
 
 
 def test_the_lookahead_names_its_depth_and_is_sound_where_search_takes_over():

@@ -32,6 +32,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from cpqueens.backends.base import PartsRunner
+from cpqueens.backends.bitmask import independent as independent_by_lines
 from cpqueens.backends.bitmask.covering import apart, dominates, find, greedy
 from cpqueens.backends.outcome import Outcome
 from cpqueens.clock import Deadline
@@ -325,6 +326,11 @@ def _here(clock: Deadline | None) -> PartsRunner:
         done: dict[int, int] = {}
         for i, part in enumerate(parts):
             try:
+                if not isinstance(part, Part):  # another module's part (independent queens)
+                    done[i] = fn(*arguments(part))
+                    if stop(done[i]):
+                        break
+                    continue
                 sets, classes, found = _search(
                     part.n, part.k, part.q0, part.path, part.first, clock, part.independent
                 )
@@ -362,8 +368,12 @@ def decide(
 ) -> tuple[int, ...] | None:
     """A set of k queens that cover the board, or None when the exhaustive search proves none do.
 
-    ``independent``: a set of which no queen attacks another, or the proof that there is none.
+    ``independent``: a set of which no queen attacks another, or the proof that there is none
+    (searched by its empty rows and columns where they are many:
+    :mod:`cpqueens.backends.bitmask.independent`).
     """
+    if independent and n - k >= independent_by_lines.EMPTY_FROM:
+        return independent_by_lines.decide(n, k, run, clock)
     stop_at = None if clock is None else time.time() + clock.left()
 
     def arguments(part: Part) -> tuple[Any, ...]:
@@ -532,8 +542,12 @@ def tally(
 
     The parts are the proof's split one level deeper (:data:`COUNT_DEPTH`):
     each a fraction of a second to seconds of search, so that a checkpoint
-    loses little when the count is stopped and a pool keeps every worker busy.
+    loses little when the count is stopped and a pool keeps every worker busy. Independent
+    queens leaving many rows empty are counted by their empty rows and columns
+    (:mod:`cpqueens.backends.bitmask.independent`).
     """
+    if independent and n - k >= independent_by_lines.EMPTY_FROM:
+        return independent_by_lines.tally(n, k, run, unique, clock)
     stop_at = None if clock is None else time.time() + clock.left()
 
     def arguments(part: Part) -> tuple[Any, ...]:

@@ -1,0 +1,544 @@
+"""Independent dominating queens, searched by their empty rows and columns.
+
+k independent queens on an n x n board take k distinct rows R and k
+distinct columns C (a bijection R -> C), so they cover every cell of R and
+of C; the m = n - k empty rows ER and empty columns EC meet in m^2 cells that
+only diagonals can cover. The search chooses ER (given by the caller) and EC
+(here, column by column), then the bijection:
+
+- **the empty columns**: the cells ER x EC are edges of a bipartite graph
+  between the diagonals (``c - r``) and the anti-diagonals (``r + c``) through
+  them; a queen's two lines have the parity of its cell's colour, so if e
+  queens stand on one colour, that colour's cells need a cover by at most e
+  diagonals and e anti-diagonals, at least half a maximum matching of the
+  colour's graph (Konig). A choice of EC (or a part of it) is cut when the
+  two colours need more than k queens. The matching grows with each column.
+- **the queens**: one per row of R, on the columns of C, no two on a line,
+  every cell of ER x EC on a queen's diagonal. The search branches on the
+  tightest constraint: the uncovered cell with the fewest (row, column)
+  choices, or the row with the fewest columns left (each later branch
+  forbids the choices before it, so each set is met once), and cuts a node
+  when the rows left, each at its best column, cannot cover what is
+  uncovered of each colour (a row's queen covers cells of its own colour
+  only), or when the uncovered cells' matching bound needs more queens than
+  rows are left.
+
+The board's 8 symmetries act on the pairs (ER, EC): the row and column
+reflections reverse ER or EC, the transpose swaps them. A pair is searched
+only if it is the least of its images (as masks), and its sets count as
+many times as the pair has images; a count of classes counts the sets of
+the pair that are the least of their images under the pair's stabiliser.
+numba code only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cpqueens.kernels.bits import lowest_index, popcount
+from cpqueens.kernels.jit import kernel
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+#: counters[...]: the pairs (ER, EC) searched, the lattice nodes, the sets (weighted), classes.
+PAIRS, NODES, SETS, CLASSES = 0, 1, 2, 3
+COUNTERS = 4
+
+
+@kernel()
+def reverse(mask, n):
+    """The mask of lines ``n - 1 - i`` for the lines i of ``mask``."""
+    out = _ZERO
+    w = mask
+    while w:
+        i = np.int64(lowest_index(w))
+        w &= w - _ONE
+        out |= _ONE << np.uint64(n - 1 - i)
+    return out
+
+
+@kernel()
+def _image(g, rows, cols, n):
+    """The image of the pair (rows, cols) of masks under symmetry g (4: transpose, 1, 2: flips)."""
+    a, b = rows, cols
+    if g & 4:
+        a, b = cols, rows
+    if g & 1:
+        a = reverse(a, n)
+    if g & 2:
+        b = reverse(b, n)
+    return a, b
+
+
+@kernel()
+def _stabiliser(n, rows, cols, stab):
+    """The symmetries that fix the pair, in ``stab``; how many (0: the pair is not the least)."""
+    h = 0
+    for g in range(8):
+        a, b = _image(g, rows, cols, n)
+        if a < rows or (a == rows and b < cols):
+            return 0
+        if a == rows and b == cols:
+            stab[h] = g
+            h += 1
+    return h
+
+
+@kernel()
+def _augment(n, adj, mate_d, mate_s, parent, queue):
+    """Grow the matching by one alternating path from any free diagonal; whether there was one.
+
+    One breadth-first search from every free diagonal at once: its cost is
+    the edges', however many diagonals are free.
+    """
+    lines = 2 * n - 1
+    seen = _ZERO
+    head = 0
+    tail = 0
+    for d in range(lines):
+        if mate_d[d] < 0 and adj[d] != _ZERO:
+            queue[tail] = d
+            tail += 1
+    while head < tail:
+        d = queue[head]
+        head += 1
+        w = adj[d] & ~seen
+        while w:
+            s = np.int64(lowest_index(w))
+            w &= w - _ONE
+            seen |= _ONE << np.uint64(s)
+            parent[s] = d
+            if mate_s[s] < 0:
+                while True:
+                    dd = parent[s]
+                    before = mate_d[dd]
+                    mate_d[dd] = s
+                    mate_s[s] = dd
+                    if before < 0:
+                        return True
+                    s = before
+            queue[tail] = mate_s[s]
+            tail += 1
+    return False
+
+
+@kernel()
+def _queens_needed(n, adj, mate_d, mate_s, parent, queue):
+    """Complete the matching (a column's edges were added); the queens the two colours need."""
+    while _augment(n, adj, mate_d, mate_s, parent, queue):
+        pass
+    lines = 2 * n - 1
+    even = 0
+    odd = 0
+    for d in range(lines):
+        if mate_d[d] >= 0:
+            if (d - (n - 1)) % 2 == 0:
+                even += 1
+            else:
+                odd += 1
+    return (even + 1) // 2 + (odd + 1) // 2
+
+
+@kernel()
+def _class_least(n, k, rows, col_of, stab, h, image):
+    """Whether the set (``rows[i]``, ``col_of[i]``) is the least of its images under ``stab``."""
+    for t in range(1, h):
+        g = stab[t]
+        for i in range(k):
+            a, b = rows[i], col_of[i]
+            if g & 4:
+                a, b = b, a
+            if g & 1:
+                a = n - 1 - a
+            if g & 2:
+                b = n - 1 - b
+            image[i] = a * n + b
+        image[:k].sort()
+        # the set itself, sorted: rows are increasing, so its cells are in order
+        for i in range(k):
+            own = rows[i] * n + col_of[i]
+            if image[i] != own:
+                if image[i] < own:
+                    return False
+                break
+    return True
+
+
+@kernel()
+def _colours_reach(k, col_of, most, even, odd, dp):
+    """Whether the rows left can cover ``even`` cells of one colour and ``odd`` of the other.
+
+    A queen's lines meet only cells of its own colour, so each row left
+    covers, at its best, ``most[i, colour]`` cells of the colour of the
+    column it takes (-1: no column of that colour). ``dp[s]``: the most
+    odd cells the rows so far can cover while covering min(s, even) even ones.
+    """
+    dp[: even + 1] = -1
+    dp[0] = 0
+    for i in range(k):
+        if col_of[i] >= 0:
+            continue
+        for s in range(even, -1, -1):
+            if dp[s] < 0:
+                continue
+            here = dp[s]
+            dp[s] = -1
+            if most[i, 1] >= 0:
+                dp[s] = max(dp[s], here + most[i, 1])
+            if most[i, 0] >= 0:
+                t = min(s + most[i, 0], even)
+                dp[t] = max(dp[t], here)
+    return dp[even] >= odd
+
+
+@kernel()
+def lattice(n, k, rows, cols, first, stab, h, found, counters):
+    """Count (or find) the independent queens on rows x cols that cover the cells off them.
+
+    ``rows`` (k rows, increasing) and ``cols`` (a mask of k columns); the
+    cells left, off both, must lie on a queen's diagonal or anti-diagonal.
+    Adds the sets to ``counters[SETS]`` (each weighted 8 / h, the size of
+    the pair's orbit) and the least of each orbit under ``stab[:h]`` to
+    ``counters[CLASSES]``. ``first``: stops at the first set, its columns
+    in ``found`` (``found[i]`` the column of ``rows[i]``); returns whether
+    one was found.
+    """
+    weight = 8 // h
+    full = (_ONE << np.uint64(n)) - _ONE
+    on_row = np.zeros(n, dtype=np.bool_)
+    for i in range(k):
+        on_row[rows[i]] = True
+    left = np.zeros(n * n, dtype=np.int64)
+    cells = 0
+    for a in range(n):
+        if on_row[a]:
+            continue
+        for b in range(n):
+            if not (cols >> np.uint64(b)) & _ONE:
+                left[cells] = a * n + b
+                cells += 1
+    lines = 2 * n - 1
+    udiag = np.zeros(lines, dtype=np.int64)
+    uanti = np.zeros(lines, dtype=np.int64)
+    col_of = np.full(k, -1, dtype=np.int64)
+    forb = np.zeros((k + 1, k), dtype=np.uint64)
+    allow = np.zeros(k, dtype=np.uint64)
+    width = 2 * k + n
+    pick_i = np.zeros((k + 1, width), dtype=np.int64)
+    pick_c = np.zeros((k + 1, width), dtype=np.int64)
+    count = np.zeros(k + 1, dtype=np.int64)
+    nxt = np.zeros(k + 1, dtype=np.int64)
+    image = np.zeros(k, dtype=np.int64)
+    most = np.zeros((k, 2), dtype=np.int64)
+    ladj = np.zeros(lines, dtype=np.uint64)
+    lmate_d = np.zeros(lines, dtype=np.int64)
+    lmate_s = np.zeros(lines, dtype=np.int64)
+    lparent = np.zeros(lines, dtype=np.int64)
+    lqueue = np.zeros(2 * lines + 1, dtype=np.int64)
+    dp = np.zeros(n * n + 1, dtype=np.int64)
+    used_c = _ZERO
+    used_d = _ZERO
+    used_s = _ZERO
+    depth = 0
+    fresh = True
+    nodes = 0
+    while depth >= 0:
+        if fresh:
+            fresh = False
+            nodes += 1
+            count[depth] = 0
+            nxt[depth] = 0
+            if depth == k:
+                # every row has its queen; the cells left are covered (checked before)
+                counters[SETS] += weight
+                if h == 1 or _class_least(n, k, rows, col_of, stab, h, image):
+                    counters[CLASSES] += 1
+                if first:
+                    found[:k] = col_of
+                    counters[NODES] += nodes
+                    return True
+                depth -= 1
+                continue
+            udiag[:] = 0
+            uanti[:] = 0
+            uncovered = 0
+            even = 0  # the uncovered cells of the colour (r + c even)
+            for t in range(cells):
+                a = left[t] // n
+                b = left[t] % n
+                if not ((used_d >> np.uint64(b - a + n - 1)) & _ONE) and not (
+                    (used_s >> np.uint64(a + b)) & _ONE
+                ):
+                    uncovered += 1
+                    udiag[b - a + n - 1] += 1
+                    uanti[a + b] += 1
+                    if (a + b) % 2 == 0:
+                        even += 1
+            dead = False
+            best_row = -1
+            best_row_size = n + 1
+            for i in range(k):
+                if col_of[i] >= 0:
+                    continue
+                r = rows[i]
+                w = (
+                    cols
+                    & ~used_c
+                    & ~(used_d >> np.uint64(n - 1 - r))
+                    & ~(used_s >> np.uint64(r))
+                    & ~forb[depth, i]
+                    & full
+                )
+                allow[i] = w
+                size = popcount(w)
+                if size == 0:
+                    dead = True
+                    break
+                if size < best_row_size:
+                    best_row_size = size
+                    best_row = i
+                if uncovered:
+                    most[i, 0] = -1
+                    most[i, 1] = -1
+                    while w:
+                        c = np.int64(lowest_index(w))
+                        w &= w - _ONE
+                        gain = udiag[c - r + n - 1] + uanti[r + c]
+                        if gain > most[i, (r + c) % 2]:
+                            most[i, (r + c) % 2] = gain
+            if dead or (
+                uncovered and not _colours_reach(k, col_of, most, even, uncovered - even, dp)
+            ):
+                depth -= 1
+                continue
+            if uncovered > 2 and depth > 0:  # the lines the uncovered cells need, by colour
+                ladj[:] = 0
+                lmate_d[:] = -1
+                lmate_s[:] = -1
+                for t in range(cells):
+                    a = left[t] // n
+                    b = left[t] % n
+                    if not ((used_d >> np.uint64(b - a + n - 1)) & _ONE) and not (
+                        (used_s >> np.uint64(a + b)) & _ONE
+                    ):
+                        ladj[b - a + n - 1] |= _ONE << np.uint64(a + b)
+                if _queens_needed(n, ladj, lmate_d, lmate_s, lparent, lqueue) > k - depth:
+                    depth -= 1
+                    continue
+            m = 0
+            if uncovered:
+                fewest = 2 * k + 1
+                target = -1
+                for t in range(cells):
+                    a = left[t] // n
+                    b = left[t] % n
+                    if (used_d >> np.uint64(b - a + n - 1)) & _ONE or (
+                        used_s >> np.uint64(a + b)
+                    ) & _ONE:
+                        continue
+                    choices = 0
+                    for i in range(k):
+                        if col_of[i] >= 0:
+                            continue
+                        r = rows[i]
+                        c1 = r - a + b
+                        c2 = a + b - r
+                        if 0 <= c1 < n and (allow[i] >> np.uint64(c1)) & _ONE:
+                            choices += 1
+                        if c2 != c1 and 0 <= c2 < n and (allow[i] >> np.uint64(c2)) & _ONE:
+                            choices += 1
+                    if choices < fewest:
+                        fewest = choices
+                        target = left[t]
+                        if choices == 0:
+                            break
+                if fewest == 0:
+                    depth -= 1
+                    continue
+                if fewest <= best_row_size:
+                    a = target // n
+                    b = target % n
+                    for i in range(k):
+                        if col_of[i] >= 0:
+                            continue
+                        r = rows[i]
+                        c1 = r - a + b
+                        c2 = a + b - r
+                        if 0 <= c1 < n and (allow[i] >> np.uint64(c1)) & _ONE:
+                            pick_i[depth, m] = i
+                            pick_c[depth, m] = c1
+                            m += 1
+                        if c2 != c1 and 0 <= c2 < n and (allow[i] >> np.uint64(c2)) & _ONE:
+                            pick_i[depth, m] = i
+                            pick_c[depth, m] = c2
+                            m += 1
+            if m == 0:  # branch on the row with the fewest columns
+                w = allow[best_row]
+                while w:
+                    c = np.int64(lowest_index(w))
+                    w &= w - _ONE
+                    pick_i[depth, m] = best_row
+                    pick_c[depth, m] = c
+                    m += 1
+            count[depth] = m
+            continue
+        if nxt[depth] > 0:  # take back the last branch, and forbid it to the next ones
+            t = nxt[depth] - 1
+            i = pick_i[depth, t]
+            c = pick_c[depth, t]
+            r = rows[i]
+            col_of[i] = -1
+            used_c &= ~(_ONE << np.uint64(c))
+            used_d &= ~(_ONE << np.uint64(c - r + n - 1))
+            used_s &= ~(_ONE << np.uint64(r + c))
+            forb[depth, i] |= _ONE << np.uint64(c)
+        if nxt[depth] >= count[depth]:
+            depth -= 1
+            continue
+        t = nxt[depth]
+        nxt[depth] += 1
+        i = pick_i[depth, t]
+        c = pick_c[depth, t]
+        r = rows[i]
+        col_of[i] = c
+        used_c |= _ONE << np.uint64(c)
+        used_d |= _ONE << np.uint64(c - r + n - 1)
+        used_s |= _ONE << np.uint64(r + c)
+        forb[depth + 1] = forb[depth]
+        depth += 1
+        fresh = True
+    counters[NODES] += nodes
+    return False
+
+
+@kernel()
+def _outside_in(n):
+    """The columns from the edges in (n - 1, 0, n - 2, 1, ...), and after each the decided blocks.
+
+    ``high[p]``: the mask of the columns above the lowest column all of whose
+    upper neighbours are decided once ``order[:p + 1]`` are; ``low[p]`` the
+    same from below.
+    """
+    order = np.zeros(n, dtype=np.int64)
+    high = np.zeros(n, dtype=np.uint64)
+    low = np.zeros(n, dtype=np.uint64)
+    top = n - 1
+    bottom = 0
+    for p in range(n):
+        if p % 2 == 0:
+            order[p] = top
+            top -= 1
+        else:
+            order[p] = bottom
+            bottom += 1
+        decided = _ZERO
+        for q in range(p + 1):
+            decided |= _ONE << np.uint64(order[q])
+        h = n
+        while h > 0 and (decided >> np.uint64(h - 1)) & _ONE:
+            h -= 1
+        lo = 0
+        while lo < n and (decided >> np.uint64(lo)) & _ONE:
+            lo += 1
+        full = (_ONE << np.uint64(n)) - _ONE
+        high[p] = full & ~((_ONE << np.uint64(h)) - _ONE)
+        low[p] = (_ONE << np.uint64(lo)) - _ONE
+    return order, high, low
+
+
+@kernel()
+def search(n, k, empty_rows, first, found, counters):
+    """Search the pairs (ER, EC) with ER = ``empty_rows`` (a mask of n - k rows), EC least.
+
+    The columns are decided from the edges in (:func:`_outside_in`), so that
+    EC's highest columns and its lowest ones (its reflection's highest) are
+    known early: a pair is the least of its images only if ER is at most EC
+    and EC reversed. Every mask EC of n - k columns whose cells ER x EC two
+    colours of queens can cover (the matching bound) and whose pair is the
+    least of its images is searched by :func:`lattice`. ``first``: stops at
+    the first set (``found[i]`` the column of the queen on the i-th row off
+    ER, ``found[k]`` the mask EC); returns whether one was found.
+    """
+    m = n - k
+    lines = 2 * n - 1
+    er = np.zeros(m, dtype=np.int64)
+    rows = np.zeros(k, dtype=np.int64)
+    e = 0
+    q = 0
+    for a in range(n):
+        if (empty_rows >> np.uint64(a)) & _ONE:
+            er[e] = a
+            e += 1
+        else:
+            rows[q] = a
+            q += 1
+    # the matching with c columns chosen is kept at index c
+    adj = np.zeros((m + 1, lines), dtype=np.uint64)
+    mate_d = np.full((m + 1, lines), -1, dtype=np.int64)
+    mate_s = np.full((m + 1, lines), -1, dtype=np.int64)
+    parent = np.zeros(lines, dtype=np.int64)
+    queue = np.zeros(2 * lines + 1, dtype=np.int64)
+    stab = np.zeros(8, dtype=np.int64)
+    full = (_ONE << np.uint64(n)) - _ONE
+    order, high, low = _outside_in(n)
+    tried = np.zeros(n + 1, dtype=np.int64)
+    chosen = np.zeros(n + 1, dtype=np.int64)
+    ecm = np.zeros(n + 1, dtype=np.uint64)
+    p = 0
+    while p >= 0:
+        c = chosen[p]
+        if c == m:  # the other columns are all taken: a pair
+            counters[PAIRS] += 1
+            h = _stabiliser(n, empty_rows, ecm[p], stab)
+            if h and lattice(n, k, rows, full & ~ecm[p], first, stab, h, found, counters):
+                found[k] = np.int64(ecm[p])
+                return True
+            p -= 1
+            continue
+        if p == n or tried[p] == 2:
+            p -= 1
+            continue
+        option = tried[p]
+        tried[p] += 1
+        b = order[p]
+        if option == 0:  # b is an empty column
+            mask = ecm[p] | (_ONE << np.uint64(b))
+        else:  # b holds a queen
+            if n - p - 1 < m - c:
+                continue
+            mask = ecm[p]
+        hi = high[p]
+        lo = low[p]
+        if mask & hi < empty_rows & hi:
+            continue
+        if reverse(mask & lo, n) < empty_rows & reverse(lo, n):
+            continue
+        if option == 0:
+            adj[c + 1] = adj[c]
+            mate_d[c + 1] = mate_d[c]
+            mate_s[c + 1] = mate_s[c]
+            for x in range(m):
+                a = er[x]
+                adj[c + 1, b - a + n - 1] |= _ONE << np.uint64(a + b)
+            if _queens_needed(n, adj[c + 1], mate_d[c + 1], mate_s[c + 1], parent, queue) > k:
+                continue
+            chosen[p + 1] = c + 1
+        else:
+            chosen[p + 1] = c
+        ecm[p + 1] = mask
+        tried[p + 1] = 0
+        p += 1
+    return False
+
+
+def empty_row_masks(n: int, k: int) -> list[int]:
+    """The masks of n - k rows that are not above their reflection: one per pair {ER, reversed}."""
+    from itertools import combinations
+
+    out = []
+    for rows in combinations(range(n), n - k):
+        mask = sum(1 << a for a in rows)
+        flipped = sum(1 << (n - 1 - a) for a in rows)
+        if mask <= flipped:
+            out.append(mask)
+    return out
