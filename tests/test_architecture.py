@@ -308,7 +308,7 @@ def test_the_toy_engine_counts_the_built_in_kinds_as_the_others_do(toy_engine):
     models = (
         cpqueens.model(6, blocked=[(0, 1)]),
         cpqueens.model(5, colours=2),
-        cpqueens.model(7, placed=[(0, 2)]),
+        cpqueens.model(6, placed=[(0, 2)]),
     )
     for m in models:
         assert m.count(toy_engine) == m.count("bitmask") == m.count("cpsat")

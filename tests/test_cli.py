@@ -232,20 +232,6 @@ def test_warm_prints_each_family_before_it_asks_its_question(monkeypatch, capsys
     assert last[1].startswith("2 of 3 families compiled or loaded in ")
 
 
-@pytest.mark.slow  # every family's question, in the user's kernel cache that the suite fills
-def test_warm_asks_every_familys_question_in_turn():
-    from cpqueens.cli.tools import WARM_UP
-
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "cpqueens", "warm"]
-    # No timeout of a minute or two: on an empty cache and a busy machine it compiles for long.
-    result = subprocess.run(command, capture_output=True, text=True, cwd=OUTSIDE, env=env)
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert [line.split("  ")[0] for line in lines[:-1]] == [t for t, _ in WARM_UP.values()]
-    assert lines[-1].startswith("every kernel compiled or loaded in ") and "cache: " in lines[-1]
-
-
 @pytest.mark.slow  # loads numba in a fresh process
 def test_warm_only_the_named_family():
     result = run("warm", "--only", "variants")
