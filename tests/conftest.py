@@ -30,39 +30,6 @@ SLOW_DOCTESTS = frozenset(
 )
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """Compile every kernel family into the kernel cache once, on every core, before the tests.
-
-    Run in the main pytest process only (xdist starts its test processes after this hook).
-    Without it each test process, and every CLI process a test starts before the cache is
-    written, compiles the kernels it meets on its own: on a fresh checkout the same kernels
-    were compiled several times over. ``cpqueens warm`` failing fails no test here: the tests
-    that need the kernels say what is wrong.
-    """
-    if hasattr(session.config, "workerinput"):
-        return
-    import subprocess
-    import sys
-    import tempfile
-
-    from cpqueens.cli.tools import WARM_UP
-
-    names = list(WARM_UP)
-    shares = [names[i :: os.cpu_count() or 1] for i in range(os.cpu_count() or 1)]
-    warming = [
-        subprocess.Popen(
-            [sys.executable, "-m", "cpqueens", "warm", "--only", *share],
-            cwd=tempfile.gettempdir(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for share in shares
-        if share
-    ]
-    for process in warming:
-        process.wait()
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the doctests of ``SLOW_DOCTESTS`` slow."""
     for item in items:
