@@ -475,7 +475,7 @@ HUNT = int(os.environ.get("CPQUEENS_FUZZ_EXAMPLES", "0"))
 
 
 @pytest.mark.slow
-@settings(FAST, max_examples=HUNT or 40, derandomize=not HUNT)
+@settings(FAST, max_examples=HUNT or 24, derandomize=not HUNT)
 @given(statements())
 def test_every_verb_agrees_on_many_more_statements(recipe: Recipe) -> None:
     check(recipe)
