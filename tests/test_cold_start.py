@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -100,29 +102,57 @@ def test_the_count_command_loads_no_puzzle_task(tmp_path):
     assert "numba" not in modules and "cpqueens.execution.checkpoint" not in modules
 
 
+#: ``cpqueens warm ARGS`` that starts compiling once the file ``go`` exists, having made the
+#: file named by its first argument when it is ready (numba imported).
+WARM_ON_GO = """
+import pathlib, sys, time
+from cpqueens.cli import main
+import numba
+pathlib.Path(sys.argv[1]).touch()
+while not pathlib.Path("go").exists():
+    time.sleep(0.01)
+sys.argv[1:2] = []
+sys.exit(main())
+"""
+
+
 @pytest.mark.slow
 def test_warm_fills_an_empty_kernel_cache_so_later_processes_compile_nothing(tmp_path):
     cache = tmp_path / "kernels"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["NUMBA_CACHE_DIR"] = str(cache)
-    warm = [sys.executable, "-c", "import sys; from cpqueens.cli import main; sys.exit(main())"]
-    # The families the questions below take (every family would compile every kernel: a
-    # minute of CPU that the rest of the suite spends anyway in its own cache).
-    done = subprocess.run(
-        [*warm, "warm", "--only", "classes", "holes"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert [line.split("  ")[0] for line in lines[:2]] == [
-        "symmetry classes",
-        "hole sums and completions",
+    # Two warm processes start compiling together into one empty cache: each kernel is
+    # compiled and saved once, by one of them; the other waits and loads it.
+    warming = [
+        subprocess.Popen(
+            [sys.executable, "-c", WARM_ON_GO, f"ready{i}", "warm", "--only", "classes", "holes"],
+            cwd=tmp_path,
+            env={**env, "NUMBA_DEBUG_CACHE": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in (0, 1)
     ]
-    assert lines[2].startswith("2 of 14 families compiled") and f"cache: {cache}" in lines[2]
+    ready = [tmp_path / f"ready{i}" for i in (0, 1)]
+    while not all(path.exists() for path in ready):  # both loaded numba (or one failed)
+        if any(job.poll() is not None for job in warming):
+            break
+        time.sleep(0.01)
+    (tmp_path / "go").touch()
+    outputs = [job.communicate(timeout=900) for job in warming]
+    assert [job.returncode for job in warming] == [0, 0], [err for _, err in outputs]
+    saved = [line for out, _ in outputs for line in out.splitlines() if "data saved" in line]
+    loaded = [line for out, _ in outputs for line in out.splitlines() if "data loaded" in line]
+    assert saved and len(saved) == len(set(saved)), saved  # none compiled twice
+    assert loaded, outputs  # the process that waited loaded what the other saved
+    for out, _ in outputs:
+        lines = re.sub(r"\[cache\][^\n]*\n?", "", out).splitlines()  # numba's lines out
+        assert [line.split("  ")[0] for line in lines[:2]] == [
+            "symmetry classes",
+            "hole sums and completions",
+        ]
+        assert lines[2].startswith("2 of 14 families compiled") and f"cache: {cache}" in lines[2]
     written = {path.name.rsplit("-", 1)[0] for path in cache.rglob("*.nbi")}
     for name in ("classes._weighed_leaves", "placements.count_placements_in"):
         assert name in written

@@ -15,6 +15,7 @@ had (no writable cache, an unexpected numba): callers then use the kernels.
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Any
 
 from cpqueens.kernels import objects
 from cpqueens.kernels.edges import marks, masks
+from cpqueens.kernels.jit import lock_file
 
 #: The files whose text the object's machine code depends on (its key hashes them).
 SOURCES = tuple(Path(__file__).with_name(name) for name in ("classes.py", "bits.py", "objects.py"))
@@ -120,12 +122,19 @@ def _make() -> Entries | None:
             return None
         path = folder / f"classes-{objects.key('classes', SOURCES)}.o"
         found = objects.read(path)
-        if found is None:
-            from cpqueens.kernels.classes import entries  # numba: compiles the entries
+        if found is None:  # compiled by one process at a time; the others read its file
+            held = lock_file(f"{path}.lock")
+            try:
+                found = objects.read(path)
+                if found is None:
+                    from cpqueens.kernels.classes import entries  # numba: compiles them
 
-            symbols, code = objects.emit(entries())
-            objects.save(path, symbols, code)
-            found = symbols, code
+                    symbols, code = objects.emit(entries())
+                    objects.save(path, symbols, code)
+                    found = symbols, code
+            finally:
+                if held is not None:
+                    os.close(held)
         return Entries(objects.load(*found))
     except Exception:  # no llvmlite, an unexpected numba: the kernels count as before
         return None

@@ -18,6 +18,12 @@ them: it links only to numba's runtime (NRT) and the C library (numba's
 developer notes on caching). :func:`quick_load` initialises the runtime and
 loads; a kernel that is not in the cache compiles as before, numba's
 registries loaded then.
+
+Processes that meet the same kernel on a cold cache at the same time (a
+pool's workers, a script and its workers, a test suite's processes) would
+each compile it. The cache compiles a kernel under a lock file beside its
+index instead: the first process compiles and saves it, the others wait for
+the lock and load what it saved.
 """
 
 from __future__ import annotations
@@ -25,11 +31,56 @@ from __future__ import annotations
 import functools
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: The longest a process waits for another to compile a kernel before it compiles it too
+#: (seconds): the largest kernel compiles in some 20 s of CPU, so this is a stuck process.
+COMPILE_WAIT = 600.0
+#: The lock files this process holds, by path: a kernel's lock is taken when its cache misses
+#: and given back once its compiled code is saved.
+_held: dict[str, int] = {}
+
+
+def lock_file(path: str) -> int | None:
+    """Take the lock file ``path`` (waiting for another process that holds it); its descriptor.
+
+    Closing the descriptor gives the lock back. None if it cannot be had (no lock
+    files here, or held past :data:`COMPILE_WAIT`): the caller then goes on
+    without it, as numba does.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+    deadline = time.monotonic() + COMPILE_WAIT
+    delay = 0.01
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(delay)  # another process compiles this kernel: wait for its file
+            delay = min(delay * 2, 0.2)
+        except OSError:
+            break
+    os.close(fd)
+    return None
+
+
+def _unlock(path: str) -> None:
+    """Give back the lock file ``path`` if this process holds it."""
+    fd = _held.pop(path, None)
+    if fd is not None:
+        os.close(fd)  # closing the descriptor releases its flock
 
 
 @functools.cache
@@ -65,13 +116,42 @@ def quick_load() -> type | None:
         return None
 
     class QuickLoad(FunctionCache):  # type: ignore[misc]
-        """A FunctionCache whose load initialises numba's runtime, not every registry."""
+        """A FunctionCache whose load initialises numba's runtime, not every registry.
+
+        A miss takes the kernel's lock file and looks again, as another process
+        may have saved the kernel while this one waited; a second miss keeps the
+        lock while numba compiles, and the save gives it back.
+        """
 
         def load_overload(self, sig: Any, target_context: Any) -> Any:
             """The cached compiled kernel for ``sig``, or None (numba then compiles it)."""
             rtsys.initialize(target_context)  # what a cached kernel links to
-            with self._guard_against_spurious_io_errors():
-                return self._load_overload(sig, target_context)
+            found = self._load_overload(sig, target_context)
+            if found is not None or not self._enabled:
+                return found
+            path = self._cache_file._index_path + ".lock"
+            try:
+                self._impl.locator.ensure_cache_path()
+            except OSError:
+                return None
+            if path in _held:  # this process compiles it already (a recursive kernel)
+                return None
+            fd = lock_file(path)
+            if fd is None:
+                return None
+            found = self._load_overload(sig, target_context)
+            if found is not None:
+                os.close(fd)
+                return found
+            _held[path] = fd  # numba compiles it now, then saves it: save_overload unlocks
+            return None
+
+        def save_overload(self, sig: Any, data: Any) -> None:
+            """Save the compiled kernel for ``sig``, then give back its lock file."""
+            try:
+                self._save_overload(sig, data)
+            finally:
+                _unlock(self._cache_file._index_path + ".lock")
 
     return QuickLoad
 
