@@ -280,11 +280,11 @@ def test_random_boards_read_exactly_or_are_refused(seed):
 
 
 @pytest.mark.slow
-def test_forty_random_boards_none_misread_and_most_read():
+def test_twenty_random_boards_none_misread_and_most_read():
     # benchmarks/bench_painter.py draws thousands (RESULTS-screenshots.md)
-    verdicts = [verdict(*_random_case(1000 + seed)) for seed in range(40)]
+    verdicts = [verdict(*_random_case(1000 + seed)) for seed in range(20)]
     refused = [v for v in verdicts if v != "right"]
-    assert len(refused) <= 4, refused
+    assert len(refused) <= 2, refused
 
 
 @pytest.mark.slow
