@@ -140,6 +140,200 @@ def _queens_needed(n, adj, mate_d, mate_s, parent, queue):
 
 
 @kernel()
+def _colour_matched(n, mate_d):
+    """The diagonals matched in ``mate_d``, of each colour: (r + c even, odd)."""
+    even = 0
+    odd = 0
+    for d in range(2 * n - 1):
+        if mate_d[d] >= 0:
+            if (d - (n - 1)) % 2 == 0:
+                even += 1
+            else:
+                odd += 1
+    return even, odd
+
+
+@kernel()
+def _colour_covered(n, k, er, m, rows, cols, colour, cap, work, cov, hit, conf):
+    """Whether at most ``cap`` independent queens of one colour on rows x cols cover its cells.
+
+    The cells of ``colour`` ((a + b) % 2) in ER x EC (``er[:m]``, EC the
+    columns off ``cols``) lie only on lines of their colour, so the queens of
+    that colour (on the rows ``rows[:k]`` and the columns of ``cols``, no two
+    on a line) must cover them alone. A search over the queens that cover the
+    cell with the fewest of them, to depth ``cap`` (each later branch forbids
+    the queens before it). Cells or queens beyond 64: True (not tested).
+    ``work``: a (4, 2n - 1) uint64 scratch array; ``cov``, ``hit``, ``conf``:
+    64 uint64 each.
+    """
+    lines = 2 * n - 1
+    dcell = work[0]
+    scell = work[1]
+    qd = work[2]
+    qs = work[3]
+    dcell[:] = 0
+    scell[:] = 0
+    qd[:] = 0
+    qs[:] = 0
+    full = (_ONE << np.uint64(n)) - _ONE
+    empty_cols = full & ~cols
+    nc = 0
+    for x in range(m):
+        a = er[x]
+        w = empty_cols
+        while w:
+            b = np.int64(lowest_index(w))
+            w &= w - _ONE
+            if (a + b) % 2 != colour:
+                continue
+            if nc == 64:
+                return True
+            bit = _ONE << np.uint64(nc)
+            dcell[b - a + n - 1] |= bit
+            scell[a + b] |= bit
+            nc += 1
+    if nc == 0:
+        return True
+    if cap <= 0:
+        return False
+    nq = 0
+    for i in range(k):
+        r = rows[i]
+        w = cols
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            if (r + c) % 2 != colour:
+                continue
+            v = dcell[c - r + n - 1] | scell[r + c]
+            if v == _ZERO:
+                continue  # covers none: the cover does not need it
+            if nq == 64:
+                return True
+            cov[nq] = v
+            bit = _ONE << np.uint64(nq)
+            qd[c - r + n - 1] |= bit
+            qs[r + c] |= bit
+            hit[nq] = np.uint64(r * n + c)  # the cell, until the conflicts are known
+            nq += 1
+    # a queen's conflicts: its row, its column (none of the same colour elsewhere in
+    # them can share a diagonal of its own: the lines are tested directly) and lines
+    for q in range(nq):
+        cell = np.int64(hit[q])
+        r = cell // n
+        c = cell % n
+        same = qd[c - r + n - 1] | qs[r + c]
+        for t in range(nq):
+            other = np.int64(hit[t])
+            if other // n == r or other % n == c:
+                same |= _ONE << np.uint64(t)
+        conf[q] = same
+    # the queens that cover each cell, by the cell's diagonal and anti-diagonal
+    for d in range(lines):
+        w = dcell[d]
+        while w:
+            j = np.int64(lowest_index(w))
+            w &= w - _ONE
+            hit[j] = qd[d]
+    for s in range(lines):
+        w = scell[s]
+        while w:
+            j = np.int64(lowest_index(w))
+            w &= w - _ONE
+            hit[j] |= qs[s]
+    everything = _ZERO - _ONE if nc == 64 else (_ONE << np.uint64(nc)) - _ONE
+    covered = np.zeros(cap + 1, dtype=np.uint64)
+    avail = np.zeros(cap + 1, dtype=np.uint64)
+    todo = np.zeros(cap + 1, dtype=np.uint64)
+    avail[0] = _ZERO - _ONE if nq == 64 else (_ONE << np.uint64(nq)) - _ONE
+    t = 0
+    fresh = True
+    while t >= 0:
+        if fresh:
+            fresh = False
+            left = everything & ~covered[t]
+            if left == _ZERO:
+                return True
+            if t == cap:
+                t -= 1
+                continue
+            fewest = 65
+            choice = _ZERO
+            w = left
+            while w:
+                j = np.int64(lowest_index(w))
+                w &= w - _ONE
+                o = hit[j] & avail[t]
+                size = popcount(o)
+                if size < fewest:
+                    fewest = size
+                    choice = o
+                    if size <= 1:
+                        break
+            if fewest == 0:
+                t -= 1
+                continue
+            if t + 1 == cap:  # the last queen must cover every cell left
+                w = choice
+                while w:
+                    q = np.int64(lowest_index(w))
+                    w &= w - _ONE
+                    if left & ~cov[q] == _ZERO:
+                        return True
+                t -= 1
+                continue
+            todo[t] = choice
+        if todo[t] == _ZERO:
+            t -= 1
+            continue
+        q = np.int64(lowest_index(todo[t]))
+        bit = _ONE << np.uint64(q)
+        todo[t] &= ~bit
+        avail[t] &= ~bit
+        covered[t + 1] = covered[t] | cov[q]
+        avail[t + 1] = avail[t] & ~conf[q]
+        t += 1
+        fresh = True
+    return False
+
+
+@kernel()
+def _colours_cover(n, k, er, m, rows, cols, mate_d, work, cov, hit, conf):
+    """Whether the two colours' queens can share the k rows and cover ER x EC (a pair's test).
+
+    The e queens on cells with r + c even take e = 2x + |R odd| - |C even|
+    (x of them on even rows): e has one parity and a range. Each colour
+    needs at least half its matched lines (Konig) and, searched exactly, a
+    cover by its own independent queens (:func:`_colour_covered`).
+    """
+    even_rows = 0
+    for i in range(k):
+        if rows[i] % 2 == 0:
+            even_rows += 1
+    odd_rows = k - even_rows
+    even_cols = 0
+    for c in range(0, n, 2):
+        if (cols >> np.uint64(c)) & _ONE:
+            even_cols += 1
+    need_even, need_odd = _colour_matched(n, mate_d)
+    need_even = (need_even + 1) // 2
+    need_odd = (need_odd + 1) // 2
+    lo = -1
+    hi = -1
+    for x in range(max(0, even_cols - odd_rows), min(even_rows, even_cols) + 1):
+        e = 2 * x + odd_rows - even_cols
+        if e >= need_even and k - e >= need_odd:
+            if lo < 0:
+                lo = e
+            hi = e
+    if lo < 0:
+        return False
+    if not _colour_covered(n, k, er, m, rows, cols, 0, hi, work, cov, hit, conf):
+        return False
+    return _colour_covered(n, k, er, m, rows, cols, 1, k - lo, work, cov, hit, conf)
+
+
+@kernel()
 def _class_least(n, k, rows, col_of, stab, h, image):
     """Whether the set (``rows[i]``, ``col_of[i]``) is the least of its images under ``stab``."""
     for t in range(1, h):
@@ -479,6 +673,10 @@ def search(n, k, empty_rows, first, found, counters):
     parent = np.zeros(lines, dtype=np.int64)
     queue = np.zeros(2 * lines + 1, dtype=np.int64)
     stab = np.zeros(8, dtype=np.int64)
+    work = np.zeros((4, lines), dtype=np.uint64)
+    cov = np.zeros(64, dtype=np.uint64)
+    hit = np.zeros(64, dtype=np.uint64)
+    conf = np.zeros(64, dtype=np.uint64)
     full = (_ONE << np.uint64(n)) - _ONE
     order, high, low = _outside_in(n)
     tried = np.zeros(n + 1, dtype=np.int64)
@@ -490,7 +688,12 @@ def search(n, k, empty_rows, first, found, counters):
         if c == m:  # the other columns are all taken: a pair
             counters[PAIRS] += 1
             h = _stabiliser(n, empty_rows, ecm[p], stab)
-            if h and lattice(n, k, rows, full & ~ecm[p], first, stab, h, found, counters):
+            cols = full & ~ecm[p]
+            if (
+                h
+                and _colours_cover(n, k, er, m, rows, cols, mate_d[m], work, cov, hit, conf)
+                and lattice(n, k, rows, cols, first, stab, h, found, counters)
+            ):
                 found[k] = np.int64(ecm[p])
                 return True
             p -= 1
