@@ -6,9 +6,9 @@
 Runs ``kernels/independent_lattice.search`` (the count, ``first=False``)
 over every ``--every``-th set of empty rows ER of ``empty_row_masks(n, k)``
 and projects the whole count's CPU seconds (the sample's times ``--every``).
-``--versus FILE``: another version of ``independent_lattice.py`` (a copy of
-an older checkout's file), loaded as its own module and run on the same ER
-in turn with this one, ER by ER, so that both see the same load; their sets
+``--versus FILE...``: other versions of ``independent_lattice.py`` (copies of
+an older checkout's file), each loaded as its own module and run on the same
+ER in turn with this one, ER by ER, so that both see the same load; their sets
 must agree. Each kernel is compiled (or loaded) and warmed on a small board
 before the clock starts. Prints one Markdown row per version: the pairs
 (ER, EC) tried, the lattice nodes, the sets of the sample, CPU seconds
@@ -46,13 +46,13 @@ def main() -> None:
     parser.add_argument("k", type=int)
     parser.add_argument("--every", type=int, default=200)
     parser.add_argument("--offset", type=int, default=0)
-    parser.add_argument("--versus", type=Path, default=None)
+    parser.add_argument("--versus", type=Path, nargs="*", default=[])
     args = parser.parse_args()
     from cpqueens.kernels import independent_lattice as this
 
     versions = [("this", this)]
-    if args.versus is not None:
-        versions.append(("versus", load(args.versus, "versus_independent_lattice")))
+    for path in args.versus:
+        versions.append((path.name, load(path, "versus_" + path.stem)))
     n, k = args.n, args.k
     masks = this.empty_row_masks(n, k)[args.offset :: args.every]
     totals = {}

@@ -163,7 +163,7 @@ def _colour_covered(n, k, er, m, rows, cols, colour, cap, work, cov, hit, conf):
     on a line) must cover them alone. A search over the queens that cover the
     cell with the fewest of them, to depth ``cap`` (each later branch forbids
     the queens before it). Cells or queens beyond 64: True (not tested).
-    ``work``: a (4, 2n - 1) uint64 scratch array; ``cov``, ``hit``, ``conf``:
+    ``work``: a (6, 2n - 1) uint64 scratch array; ``cov``, ``hit``, ``conf``:
     64 uint64 each.
     """
     lines = 2 * n - 1
@@ -171,10 +171,9 @@ def _colour_covered(n, k, er, m, rows, cols, colour, cap, work, cov, hit, conf):
     scell = work[1]
     qd = work[2]
     qs = work[3]
-    dcell[:] = 0
-    scell[:] = 0
-    qd[:] = 0
-    qs[:] = 0
+    qr = work[4]
+    qc = work[5]
+    work[:] = 0
     full = (_ONE << np.uint64(n)) - _ONE
     empty_cols = full & ~cols
     nc = 0
@@ -214,20 +213,15 @@ def _colour_covered(n, k, er, m, rows, cols, colour, cap, work, cov, hit, conf):
             bit = _ONE << np.uint64(nq)
             qd[c - r + n - 1] |= bit
             qs[r + c] |= bit
+            qr[r] |= bit
+            qc[c] |= bit
             hit[nq] = np.uint64(r * n + c)  # the cell, until the conflicts are known
             nq += 1
-    # a queen's conflicts: its row, its column (none of the same colour elsewhere in
-    # them can share a diagonal of its own: the lines are tested directly) and lines
-    for q in range(nq):
+    for q in range(nq):  # a queen's conflicts: the queens on its four lines
         cell = np.int64(hit[q])
         r = cell // n
         c = cell % n
-        same = qd[c - r + n - 1] | qs[r + c]
-        for t in range(nq):
-            other = np.int64(hit[t])
-            if other // n == r or other % n == c:
-                same |= _ONE << np.uint64(t)
-        conf[q] = same
+        conf[q] = qd[c - r + n - 1] | qs[r + c] | qr[r] | qc[c]
     # the queens that cover each cell, by the cell's diagonal and anti-diagonal
     for d in range(lines):
         w = dcell[d]
@@ -386,6 +380,34 @@ def _colours_reach(k, col_of, most, even, odd, dp):
 
 
 @kernel()
+def _cell_choices(n, k, rows, col_of, allow, a, b, pick_i, pick_c, fill):
+    """The (row, column) choices of a queen on a line of the cell (a, b); ``fill``: listed too.
+
+    The rows without a queen yet, each at the columns of ``allow[i]`` on the
+    cell's diagonal (``r - a + b``) or anti-diagonal (``a + b - r``); with
+    ``fill``, choice t is row index ``pick_i[t]`` at column ``pick_c[t]``.
+    """
+    choices = 0
+    for i in range(k):
+        if col_of[i] >= 0:
+            continue
+        r = rows[i]
+        c1 = r - a + b
+        c2 = a + b - r
+        if 0 <= c1 < n and (allow[i] >> np.uint64(c1)) & _ONE:
+            if fill:
+                pick_i[choices] = i
+                pick_c[choices] = c1
+            choices += 1
+        if c2 != c1 and 0 <= c2 < n and (allow[i] >> np.uint64(c2)) & _ONE:
+            if fill:
+                pick_i[choices] = i
+                pick_c[choices] = c2
+            choices += 1
+    return choices
+
+
+@kernel()
 def lattice(n, k, rows, cols, first, stab, h, found, counters):
     """Count (or find) the independent queens on rows x cols that cover the cells off them.
 
@@ -530,17 +552,9 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                         used_s >> np.uint64(a + b)
                     ) & _ONE:
                         continue
-                    choices = 0
-                    for i in range(k):
-                        if col_of[i] >= 0:
-                            continue
-                        r = rows[i]
-                        c1 = r - a + b
-                        c2 = a + b - r
-                        if 0 <= c1 < n and (allow[i] >> np.uint64(c1)) & _ONE:
-                            choices += 1
-                        if c2 != c1 and 0 <= c2 < n and (allow[i] >> np.uint64(c2)) & _ONE:
-                            choices += 1
+                    choices = _cell_choices(
+                        n, k, rows, col_of, allow, a, b, pick_i[depth], pick_c[depth], False
+                    )
                     if choices < fewest:
                         fewest = choices
                         target = left[t]
@@ -552,20 +566,9 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                 if fewest <= best_row_size:
                     a = target // n
                     b = target % n
-                    for i in range(k):
-                        if col_of[i] >= 0:
-                            continue
-                        r = rows[i]
-                        c1 = r - a + b
-                        c2 = a + b - r
-                        if 0 <= c1 < n and (allow[i] >> np.uint64(c1)) & _ONE:
-                            pick_i[depth, m] = i
-                            pick_c[depth, m] = c1
-                            m += 1
-                        if c2 != c1 and 0 <= c2 < n and (allow[i] >> np.uint64(c2)) & _ONE:
-                            pick_i[depth, m] = i
-                            pick_c[depth, m] = c2
-                            m += 1
+                    m = _cell_choices(
+                        n, k, rows, col_of, allow, a, b, pick_i[depth], pick_c[depth], True
+                    )
             if m == 0:  # branch on the row with the fewest columns
                 w = allow[best_row]
                 while w:
@@ -673,7 +676,7 @@ def search(n, k, empty_rows, first, found, counters):
     parent = np.zeros(lines, dtype=np.int64)
     queue = np.zeros(2 * lines + 1, dtype=np.int64)
     stab = np.zeros(8, dtype=np.int64)
-    work = np.zeros((4, lines), dtype=np.uint64)
+    work = np.zeros((6, lines), dtype=np.uint64)
     cov = np.zeros(64, dtype=np.uint64)
     hit = np.zeros(64, dtype=np.uint64)
     conf = np.zeros(64, dtype=np.uint64)
