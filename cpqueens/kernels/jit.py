@@ -109,6 +109,7 @@ def quick_load() -> type | None:
     None if this numba's cache is not shaped as expected (``load_overload``
     calling ``_load_overload``): then its own loading is kept.
     """
+    from numba.core import event
     from numba.core.caching import FunctionCache
     from numba.core.runtime import rtsys
 
@@ -153,6 +154,20 @@ def quick_load() -> type | None:
             finally:
                 _unlock(self._cache_file._index_path + ".lock")
 
+    class GiveBackOnError(event.Listener):  # type: ignore[misc]
+        """Gives back a kernel's lock file when its compilation fails (no save will)."""
+
+        def on_start(self, started: Any) -> None:
+            """Nothing at the start of a compilation."""
+
+        def on_end(self, ended: Any) -> None:
+            """The failed kernel's lock file, given back: other processes stop waiting."""
+            cache = getattr(ended.data.get("dispatcher"), "_cache", None)
+            # its exception, read directly: numba 0.68's Event.is_failed says the opposite
+            if ended._exc_details is not None and isinstance(cache, QuickLoad):
+                _unlock(cache._cache_file._index_path + ".lock")
+
+    event.register("numba:compile", GiveBackOnError())
     return QuickLoad
 
 
