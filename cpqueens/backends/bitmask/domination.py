@@ -298,6 +298,8 @@ def _search(
     state = kernel.start(n, k, q0, orbit, independent)
     steps = np.array(path, dtype=np.int64)
     level = int(frame)
+    if clock is not None:  # before the part too: with the look-ahead most end within a chunk
+        clock.check()
     while True:
         status = kernel.search(n, k, independent, level, q0, images, steps, *state, first, CHUNK)
         if status != kernel.PAUSED:
