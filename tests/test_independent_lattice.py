@@ -107,3 +107,44 @@ def test_a_count_and_a_proof_resume_from_their_checkpoints(tmp_path):
     found = independent.decide(7, 4, Runner(7, checkpoint=tmp_path / "f7.json"))
     again = independent.decide(7, 4, Runner(7, checkpoint=tmp_path / "f7.json"))
     assert found == again and domination.dominates(7, found) and domination.apart(7, found)
+
+
+def pair_passes(n, k, er_mask, ec_mask):
+    """Whether the colour test of the search passes the pair (ER, EC) (its matching built here)."""
+    lines = 2 * n - 1
+    er = [a for a in range(n) if er_mask >> a & 1]
+    ec = [b for b in range(n) if ec_mask >> b & 1]
+    rows = np.array([a for a in range(n) if not er_mask >> a & 1], dtype=np.int64)
+    adj = np.zeros(lines, dtype=np.uint64)
+    for a in er:
+        for b in ec:
+            adj[b - a + n - 1] |= np.uint64(1 << (a + b))
+    mate_d = np.full(lines, -1, dtype=np.int64)
+    mate_s = np.full(lines, -1, dtype=np.int64)
+    scratch = np.zeros(lines, dtype=np.int64), np.zeros(2 * lines + 1, dtype=np.int64)
+    kernel._queens_needed(n, adj, mate_d, mate_s, *scratch)
+    even, odd = kernel._colour_matched(n, mate_d)
+    cells = np.array([a * n + b for a in er for b in ec], dtype=np.int64)
+    allow = np.full(k, ((1 << n) - 1) & ~ec_mask, dtype=np.uint64)
+    need = ((even + 1) // 2, (odd + 1) // 2)
+    args = (n, k, rows, allow, cells, len(cells), np.uint64(0), np.uint64(0), *need)
+    return kernel._colours_cover(*args, kernel._cover_scratch(n))
+
+
+@pytest.mark.parametrize("n", [7, 8, 9])
+def test_the_colour_cut_keeps_every_pair_with_a_set_and_cuts_others(n):
+    k = A075324[n - 1]
+    full = (1 << n) - 1
+    kept = set()
+    for queens in brute_force(n, k):
+        er = full & ~sum(1 << r for r, _ in queens)
+        ec = full & ~sum(1 << c for _, c in queens)
+        kept.add((er, ec))
+        assert pair_passes(n, k, er, ec), (n, queens)
+    rng = np.random.default_rng(n)
+    cut = 0
+    for _ in range(200):  # the cut is not idle: random pairs without a set are cut
+        er = int(sum(1 << int(a) for a in rng.choice(n, n - k, replace=False)))
+        ec = int(sum(1 << int(b) for b in rng.choice(n, n - k, replace=False)))
+        cut += (er, ec) not in kept and not pair_passes(n, k, er, ec)
+    assert cut > 0

@@ -140,6 +140,232 @@ def _queens_needed(n, adj, mate_d, mate_s, parent, queue):
 
 
 @kernel()
+def _colour_matched(n, mate_d):
+    """The diagonals matched in ``mate_d``, of each colour: (r + c even, odd)."""
+    even = 0
+    odd = 0
+    for d in range(2 * n - 1):
+        if mate_d[d] >= 0:
+            if (d - (n - 1)) % 2 == 0:
+                even += 1
+            else:
+                odd += 1
+    return even, odd
+
+
+@kernel()
+def _colour_covered(
+    n, k, rows, allow, cells, ncells, used_d, used_s, colour, cap, work, cov, hit, conf
+):
+    """Whether at most ``cap`` independent queens of one colour cover that colour's open cells.
+
+    The open cells (``cells[:ncells]``, each ``a * n + b``, off the diagonals of
+    ``used_d`` and the anti-diagonals of ``used_s``) of ``colour``
+    ((a + b) % 2) lie only on lines of their colour, so the queens of that
+    colour (row ``rows[i]`` at a column of ``allow[i]``, no two on a line)
+    must cover them alone. A search over the queens that cover the cell with
+    the fewest of them, to depth ``cap`` (each later branch forbids the
+    queens before it). Cells or queens beyond 64: True (not tested).
+    ``work``: a (9, 2n - 1) uint64 scratch array; ``cov``, ``hit``, ``conf``:
+    64 uint64 each.
+    """
+    lines = 2 * n - 1
+    dcell = work[0]
+    scell = work[1]
+    qd = work[2]
+    qs = work[3]
+    qr = work[4]
+    qc = work[5]
+    for t in range(6):
+        for d in range(lines):
+            work[t, d] = 0
+    nc = 0
+    for t in range(ncells):
+        a = cells[t] // n
+        b = cells[t] % n
+        if (a + b) % 2 != colour:
+            continue
+        if (used_d >> np.uint64(b - a + n - 1)) & _ONE or (used_s >> np.uint64(a + b)) & _ONE:
+            continue
+        if nc == 64:
+            return True
+        bit = _ONE << np.uint64(nc)
+        dcell[b - a + n - 1] |= bit
+        scell[a + b] |= bit
+        nc += 1
+    if nc == 0:
+        return True
+    if cap <= 0:
+        return False
+    nq = 0
+    for i in range(k):
+        r = rows[i]
+        w = allow[i]
+        while w:
+            c = np.int64(lowest_index(w))
+            w &= w - _ONE
+            if (r + c) % 2 != colour:
+                continue
+            v = dcell[c - r + n - 1] | scell[r + c]
+            if v == _ZERO:
+                continue  # covers none: the cover does not need it
+            if nq == 64:
+                return True
+            cov[nq] = v
+            bit = _ONE << np.uint64(nq)
+            qd[c - r + n - 1] |= bit
+            qs[r + c] |= bit
+            qr[r] |= bit
+            qc[c] |= bit
+            hit[nq] = np.uint64(r * n + c)  # the cell, until the conflicts are known
+            nq += 1
+    for q in range(nq):  # a queen's conflicts: the queens on its four lines
+        cell = np.int64(hit[q])
+        r = cell // n
+        c = cell % n
+        conf[q] = qd[c - r + n - 1] | qs[r + c] | qr[r] | qc[c]
+    # the queens that cover each cell, by the cell's diagonal and anti-diagonal
+    for d in range(lines):
+        w = dcell[d]
+        while w:
+            j = np.int64(lowest_index(w))
+            w &= w - _ONE
+            hit[j] = qd[d]
+    for s in range(lines):
+        w = scell[s]
+        while w:
+            j = np.int64(lowest_index(w))
+            w &= w - _ONE
+            hit[j] |= qs[s]
+    everything = _ZERO - _ONE if nc == 64 else (_ONE << np.uint64(nc)) - _ONE
+    covered = work[6]  # by depth: the cells covered, the queens left, the branches left
+    avail = work[7]
+    todo = work[8]
+    covered[0] = 0
+    avail[0] = _ZERO - _ONE if nq == 64 else (_ONE << np.uint64(nq)) - _ONE
+    t = 0
+    fresh = True
+    while t >= 0:
+        if fresh:
+            fresh = False
+            left = everything & ~covered[t]
+            if left == _ZERO:
+                return True
+            if t == cap:
+                t -= 1
+                continue
+            # the cell with the fewest queens, and cells no two of which one queen covers
+            fewest = 65
+            choice = _ZERO
+            apart = 0
+            taken = _ZERO
+            w = left
+            while w:
+                j = np.int64(lowest_index(w))
+                w &= w - _ONE
+                o = hit[j] & avail[t]
+                size = popcount(o)
+                if size < fewest:
+                    fewest = size
+                    choice = o
+                    if size == 0:
+                        break
+                if o & taken == _ZERO:
+                    apart += 1
+                    taken |= o
+            if fewest == 0 or apart > cap - t:
+                t -= 1
+                continue
+            if t + 1 == cap:  # the last queen must cover every cell left
+                w = choice
+                while w:
+                    q = np.int64(lowest_index(w))
+                    w &= w - _ONE
+                    if left & ~cov[q] == _ZERO:
+                        return True
+                t -= 1
+                continue
+            todo[t] = choice
+        if todo[t] == _ZERO:
+            t -= 1
+            continue
+        q = np.int64(lowest_index(todo[t]))
+        bit = _ONE << np.uint64(q)
+        todo[t] &= ~bit
+        avail[t] &= ~bit
+        covered[t + 1] = covered[t] | cov[q]
+        avail[t + 1] = avail[t] & ~conf[q]
+        t += 1
+        fresh = True
+    return False
+
+
+@kernel()
+def _cover_scratch(n):
+    """The scratch arrays of :func:`_colours_cover` for an n x n board."""
+    work = np.zeros((9, 2 * n - 1), dtype=np.uint64)
+    return (
+        work,
+        np.zeros(64, dtype=np.uint64),
+        np.zeros(64, dtype=np.uint64),
+        np.zeros(64, dtype=np.uint64),
+    )
+
+
+@kernel()
+def _colours_cover(n, k, rows, allow, cells, ncells, used_d, used_s, need_even, need_odd, scratch):
+    """Whether the queens still to place, split by colour, can cover the open cells.
+
+    The rows ``rows[i]`` with ``allow[i]`` non-zero take a queen each, at a
+    column of ``allow[i]``, on distinct columns (every one of their union,
+    when the union has as many columns as rows). The e of them
+    on cells with r + c even take e = 2x + |rows odd| - |columns even| (x of
+    them on even rows): e has one parity and a range, and each colour needs
+    at least ``need_even`` / ``need_odd`` queens (the caller's bound) and,
+    searched exactly, a cover of its open cells by its own independent
+    queens (:func:`_colour_covered`). ``scratch``: (work, cov, hit, conf) as
+    that function takes them.
+    """
+    work, cov, hit, conf = scratch
+    even_rows = 0
+    odd_rows = 0
+    cols = _ZERO
+    for i in range(k):
+        if allow[i]:
+            cols |= allow[i]
+            if rows[i] % 2 == 0:
+                even_rows += 1
+            else:
+                odd_rows += 1
+    total = even_rows + odd_rows
+    taken = np.int64(popcount(cols))
+    if taken < total:
+        return False  # a column that no row can take
+    lo = -1
+    hi = -1
+    if taken == total:  # every column takes a queen
+        even_cols = np.int64(popcount(cols & np.uint64(0x5555555555555555)))
+        for x in range(max(0, even_cols - odd_rows), min(even_rows, even_cols) + 1):
+            e = 2 * x + odd_rows - even_cols
+            if e >= need_even and total - e >= need_odd:
+                if lo < 0:
+                    lo = e
+                hi = e
+    elif need_even + need_odd <= total:
+        lo = need_even
+        hi = total - need_odd
+    if lo < 0:
+        return False
+    for colour in range(2):  # one call: each call inlined is compiled again
+        cap = hi if colour == 0 else total - lo
+        if not _colour_covered(
+            n, k, rows, allow, cells, ncells, used_d, used_s, colour, cap, work, cov, hit, conf
+        ):
+            return False
+    return True
+
+
+@kernel()
 def _class_least(n, k, rows, col_of, stab, h, image):
     """Whether the set (``rows[i]``, ``col_of[i]``) is the least of its images under ``stab``."""
     for t in range(1, h):
@@ -152,8 +378,12 @@ def _class_least(n, k, rows, col_of, stab, h, image):
                 a = n - 1 - a
             if g & 2:
                 b = n - 1 - b
-            image[i] = a * n + b
-        image[:k].sort()
+            cell = a * n + b
+            j = i  # insertion sort (numba's sort costs seconds of compile time)
+            while j > 0 and image[j - 1] > cell:
+                image[j] = image[j - 1]
+                j -= 1
+            image[j] = cell
         # the set itself, sorted: rows are increasing, so its cells are in order
         for i in range(k):
             own = rows[i] * n + col_of[i]
@@ -173,7 +403,8 @@ def _colours_reach(k, col_of, most, even, odd, dp):
     column it takes (-1: no column of that colour). ``dp[s]``: the most
     odd cells the rows so far can cover while covering min(s, even) even ones.
     """
-    dp[: even + 1] = -1
+    for s in range(even + 1):
+        dp[s] = -1
     dp[0] = 0
     for i in range(k):
         if col_of[i] >= 0:
@@ -189,6 +420,34 @@ def _colours_reach(k, col_of, most, even, odd, dp):
                 t = min(s + most[i, 0], even)
                 dp[t] = max(dp[t], here)
     return dp[even] >= odd
+
+
+@kernel()
+def _cell_choices(n, k, rows, col_of, allow, a, b, pick_i, pick_c, fill):
+    """The (row, column) choices of a queen on a line of the cell (a, b); ``fill``: listed too.
+
+    The rows without a queen yet, each at the columns of ``allow[i]`` on the
+    cell's diagonal (``r - a + b``) or anti-diagonal (``a + b - r``); with
+    ``fill``, choice t is row index ``pick_i[t]`` at column ``pick_c[t]``.
+    """
+    choices = 0
+    for i in range(k):
+        if col_of[i] >= 0:
+            continue
+        r = rows[i]
+        c1 = r - a + b
+        c2 = a + b - r
+        if 0 <= c1 < n and (allow[i] >> np.uint64(c1)) & _ONE:
+            if fill:
+                pick_i[choices] = i
+                pick_c[choices] = c1
+            choices += 1
+        if c2 != c1 and 0 <= c2 < n and (allow[i] >> np.uint64(c2)) & _ONE:
+            if fill:
+                pick_i[choices] = i
+                pick_c[choices] = c2
+            choices += 1
+    return choices
 
 
 @kernel()
@@ -236,6 +495,7 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
     lparent = np.zeros(lines, dtype=np.int64)
     lqueue = np.zeros(2 * lines + 1, dtype=np.int64)
     dp = np.zeros(n * n + 1, dtype=np.int64)
+    scratch = _cover_scratch(n)
     used_c = _ZERO
     used_d = _ZERO
     used_s = _ZERO
@@ -254,13 +514,15 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                 if h == 1 or _class_least(n, k, rows, col_of, stab, h, image):
                     counters[CLASSES] += 1
                 if first:
-                    found[:k] = col_of
+                    for i in range(k):
+                        found[i] = col_of[i]
                     counters[NODES] += nodes
                     return True
                 depth -= 1
                 continue
-            udiag[:] = 0
-            uanti[:] = 0
+            for d in range(lines):
+                udiag[d] = 0
+                uanti[d] = 0
             uncovered = 0
             even = 0  # the uncovered cells of the colour (r + c even)
             for t in range(cells):
@@ -279,6 +541,7 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
             best_row_size = n + 1
             for i in range(k):
                 if col_of[i] >= 0:
+                    allow[i] = 0  # no queen to place: the cover test skips the row
                     continue
                 r = rows[i]
                 w = (
@@ -312,9 +575,10 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                 depth -= 1
                 continue
             if uncovered > 2 and depth > 0:  # the lines the uncovered cells need, by colour
-                ladj[:] = 0
-                lmate_d[:] = -1
-                lmate_s[:] = -1
+                for d in range(lines):
+                    ladj[d] = 0
+                    lmate_d[d] = -1
+                    lmate_s[d] = -1
                 for t in range(cells):
                     a = left[t] // n
                     b = left[t] % n
@@ -323,6 +587,11 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                     ):
                         ladj[b - a + n - 1] |= _ONE << np.uint64(a + b)
                 if _queens_needed(n, ladj, lmate_d, lmate_s, lparent, lqueue) > k - depth:
+                    depth -= 1
+                    continue
+                if not _colours_cover(
+                    n, k, rows, allow, left, cells, used_d, used_s, 0, 0, scratch
+                ):
                     depth -= 1
                     continue
             m = 0
@@ -336,17 +605,9 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                         used_s >> np.uint64(a + b)
                     ) & _ONE:
                         continue
-                    choices = 0
-                    for i in range(k):
-                        if col_of[i] >= 0:
-                            continue
-                        r = rows[i]
-                        c1 = r - a + b
-                        c2 = a + b - r
-                        if 0 <= c1 < n and (allow[i] >> np.uint64(c1)) & _ONE:
-                            choices += 1
-                        if c2 != c1 and 0 <= c2 < n and (allow[i] >> np.uint64(c2)) & _ONE:
-                            choices += 1
+                    choices = _cell_choices(
+                        n, k, rows, col_of, allow, a, b, pick_i[depth], pick_c[depth], False
+                    )
                     if choices < fewest:
                         fewest = choices
                         target = left[t]
@@ -358,20 +619,9 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                 if fewest <= best_row_size:
                     a = target // n
                     b = target % n
-                    for i in range(k):
-                        if col_of[i] >= 0:
-                            continue
-                        r = rows[i]
-                        c1 = r - a + b
-                        c2 = a + b - r
-                        if 0 <= c1 < n and (allow[i] >> np.uint64(c1)) & _ONE:
-                            pick_i[depth, m] = i
-                            pick_c[depth, m] = c1
-                            m += 1
-                        if c2 != c1 and 0 <= c2 < n and (allow[i] >> np.uint64(c2)) & _ONE:
-                            pick_i[depth, m] = i
-                            pick_c[depth, m] = c2
-                            m += 1
+                    m = _cell_choices(
+                        n, k, rows, col_of, allow, a, b, pick_i[depth], pick_c[depth], True
+                    )
             if m == 0:  # branch on the row with the fewest columns
                 w = allow[best_row]
                 while w:
@@ -404,7 +654,8 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
         used_c |= _ONE << np.uint64(c)
         used_d |= _ONE << np.uint64(c - r + n - 1)
         used_s |= _ONE << np.uint64(r + c)
-        forb[depth + 1] = forb[depth]
+        for i in range(k):
+            forb[depth + 1, i] = forb[depth, i]
         depth += 1
         fresh = True
     counters[NODES] += nodes
@@ -479,6 +730,9 @@ def search(n, k, empty_rows, first, found, counters):
     parent = np.zeros(lines, dtype=np.int64)
     queue = np.zeros(2 * lines + 1, dtype=np.int64)
     stab = np.zeros(8, dtype=np.int64)
+    scratch = _cover_scratch(n)
+    cells = np.zeros(m * m, dtype=np.int64)
+    allow = np.zeros(k, dtype=np.uint64)
     full = (_ONE << np.uint64(n)) - _ONE
     order, high, low = _outside_in(n)
     tried = np.zeros(n + 1, dtype=np.int64)
@@ -490,7 +744,26 @@ def search(n, k, empty_rows, first, found, counters):
         if c == m:  # the other columns are all taken: a pair
             counters[PAIRS] += 1
             h = _stabiliser(n, empty_rows, ecm[p], stab)
-            if h and lattice(n, k, rows, full & ~ecm[p], first, stab, h, found, counters):
+            cols = full & ~ecm[p]
+            good = h > 0
+            if good:
+                t = 0
+                for x in range(m):
+                    w = ecm[p]
+                    while w:
+                        b = np.int64(lowest_index(w))
+                        w &= w - _ONE
+                        cells[t] = er[x] * n + b
+                        t += 1
+                for i in range(k):
+                    allow[i] = cols
+                need_even, need_odd = _colour_matched(n, mate_d[m])
+                need_even = (need_even + 1) // 2
+                need_odd = (need_odd + 1) // 2
+                good = _colours_cover(
+                    n, k, rows, allow, cells, t, _ZERO, _ZERO, need_even, need_odd, scratch
+                )
+            if good and lattice(n, k, rows, cols, first, stab, h, found, counters):
                 found[k] = np.int64(ecm[p])
                 return True
             p -= 1
