@@ -13,15 +13,16 @@ only diagonals can cover. The search chooses ER (given by the caller) and EC
   diagonals and e anti-diagonals, at least half a maximum matching of the
   colour's graph (Konig). A choice of EC (or a part of it) is cut when the
   two colours need more than k queens. The matching grows with each column.
+  A whole pair is then cut unless each colour's cells can be covered by
+  that colour's own independent queens on R x C, as many as the colour can
+  have (the colours' split is fixed by parity, :func:`_colours_cover`).
 - **the queens**: one per row of R, on the columns of C, no two on a line,
   every cell of ER x EC on a queen's diagonal. The search branches on the
   tightest constraint: the uncovered cell with the fewest (row, column)
   choices, or the row with the fewest columns left (each later branch
   forbids the choices before it, so each set is met once), and cuts a node
-  when the rows left, each at its best column, cannot cover what is
-  uncovered of each colour (a row's queen covers cells of its own colour
-  only), or when the uncovered cells' matching bound needs more queens than
-  rows are left.
+  when a row has no column left or when the same colour test fails on the
+  uncovered cells and the rows left (each at its allowed columns).
 
 The board's 8 symmetries act on the pairs (ER, EC): the row and column
 reflections reverse ER or EC, the transpose swaps them. A pair is searched
@@ -395,34 +396,6 @@ def _class_least(n, k, rows, col_of, stab, h, image):
 
 
 @kernel()
-def _colours_reach(k, col_of, most, even, odd, dp):
-    """Whether the rows left can cover ``even`` cells of one colour and ``odd`` of the other.
-
-    A queen's lines meet only cells of its own colour, so each row left
-    covers, at its best, ``most[i, colour]`` cells of the colour of the
-    column it takes (-1: no column of that colour). ``dp[s]``: the most
-    odd cells the rows so far can cover while covering min(s, even) even ones.
-    """
-    for s in range(even + 1):
-        dp[s] = -1
-    dp[0] = 0
-    for i in range(k):
-        if col_of[i] >= 0:
-            continue
-        for s in range(even, -1, -1):
-            if dp[s] < 0:
-                continue
-            here = dp[s]
-            dp[s] = -1
-            if most[i, 1] >= 0:
-                dp[s] = max(dp[s], here + most[i, 1])
-            if most[i, 0] >= 0:
-                t = min(s + most[i, 0], even)
-                dp[t] = max(dp[t], here)
-    return dp[even] >= odd
-
-
-@kernel()
 def _cell_choices(n, k, rows, col_of, allow, a, b, pick_i, pick_c, fill):
     """The (row, column) choices of a queen on a line of the cell (a, b); ``fill``: listed too.
 
@@ -476,9 +449,6 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
             if not (cols >> np.uint64(b)) & _ONE:
                 left[cells] = a * n + b
                 cells += 1
-    lines = 2 * n - 1
-    udiag = np.zeros(lines, dtype=np.int64)
-    uanti = np.zeros(lines, dtype=np.int64)
     col_of = np.full(k, -1, dtype=np.int64)
     forb = np.zeros((k + 1, k), dtype=np.uint64)
     allow = np.zeros(k, dtype=np.uint64)
@@ -488,13 +458,6 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
     count = np.zeros(k + 1, dtype=np.int64)
     nxt = np.zeros(k + 1, dtype=np.int64)
     image = np.zeros(k, dtype=np.int64)
-    most = np.zeros((k, 2), dtype=np.int64)
-    ladj = np.zeros(lines, dtype=np.uint64)
-    lmate_d = np.zeros(lines, dtype=np.int64)
-    lmate_s = np.zeros(lines, dtype=np.int64)
-    lparent = np.zeros(lines, dtype=np.int64)
-    lqueue = np.zeros(2 * lines + 1, dtype=np.int64)
-    dp = np.zeros(n * n + 1, dtype=np.int64)
     scratch = _cover_scratch(n)
     used_c = _ZERO
     used_d = _ZERO
@@ -520,11 +483,7 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                     return True
                 depth -= 1
                 continue
-            for d in range(lines):
-                udiag[d] = 0
-                uanti[d] = 0
             uncovered = 0
-            even = 0  # the uncovered cells of the colour (r + c even)
             for t in range(cells):
                 a = left[t] // n
                 b = left[t] % n
@@ -532,10 +491,6 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                     (used_s >> np.uint64(a + b)) & _ONE
                 ):
                     uncovered += 1
-                    udiag[b - a + n - 1] += 1
-                    uanti[a + b] += 1
-                    if (a + b) % 2 == 0:
-                        even += 1
             dead = False
             best_row = -1
             best_row_size = n + 1
@@ -560,35 +515,10 @@ def lattice(n, k, rows, cols, first, stab, h, found, counters):
                 if size < best_row_size:
                     best_row_size = size
                     best_row = i
-                if uncovered:
-                    most[i, 0] = -1
-                    most[i, 1] = -1
-                    while w:
-                        c = np.int64(lowest_index(w))
-                        w &= w - _ONE
-                        gain = udiag[c - r + n - 1] + uanti[r + c]
-                        if gain > most[i, (r + c) % 2]:
-                            most[i, (r + c) % 2] = gain
-            if dead or (
-                uncovered and not _colours_reach(k, col_of, most, even, uncovered - even, dp)
-            ):
+            if dead:
                 depth -= 1
                 continue
-            if uncovered > 2 and depth > 0:  # the lines the uncovered cells need, by colour
-                for d in range(lines):
-                    ladj[d] = 0
-                    lmate_d[d] = -1
-                    lmate_s[d] = -1
-                for t in range(cells):
-                    a = left[t] // n
-                    b = left[t] % n
-                    if not ((used_d >> np.uint64(b - a + n - 1)) & _ONE) and not (
-                        (used_s >> np.uint64(a + b)) & _ONE
-                    ):
-                        ladj[b - a + n - 1] |= _ONE << np.uint64(a + b)
-                if _queens_needed(n, ladj, lmate_d, lmate_s, lparent, lqueue) > k - depth:
-                    depth -= 1
-                    continue
+            if uncovered > 2 and depth > 0:  # each colour's open cells by its own queens
                 if not _colours_cover(
                     n, k, rows, allow, left, cells, used_d, used_s, 0, 0, scratch
                 ):
