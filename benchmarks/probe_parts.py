@@ -3,6 +3,8 @@
     python benchmarks/probe_parts.py 17 9 --sample 12 --seed 1
     python benchmarks/probe_parts.py 18 9 --sample 12 --frame both
     python benchmarks/probe_parts.py 20 10 --sample 12 --first --frame both
+    python benchmarks/probe_parts.py 17 9 --sample 12 --levels 1,2
+    python benchmarks/probe_parts.py 24 12 --first --depth 3 --sample 40
 
 Splits the count of k covering queens on n x n as the local pool does (depth 2:
 a part per child of the first queen's orbit), counts a random sample of the
@@ -10,6 +12,7 @@ parts in this process, one after the other, and prints each part's CPU seconds
 and count, then the mean times the number of parts: the CPU the whole count
 would take on one core (a projection: the parts are lopsided, read the spread).
 ``--first``: the proof's parts instead (each stops at a covering set).
+``--depth 3``: a split one level finer (a cluster's parts are finer still).
 ``--frame both``: each part twice, the kernel's frame cut off then on, side by
 side (the same count; the ratio of CPU is the cut's gain on the sample).
 """
@@ -23,7 +26,7 @@ import time
 from cpqueens.backends.bitmask import domination
 
 
-def _timed(part: domination.Part, frame: bool) -> tuple[int, float]:
+def _timed(part: domination.Part, frame: int) -> tuple[int, float]:
     """A part's result and the CPU seconds it took in this process."""
     began = time.process_time()
     value = domination.search_part(
@@ -40,16 +43,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--independent", action="store_true")
     parser.add_argument("--first", action="store_true", help="the proof's parts, not the count's")
+    parser.add_argument("--depth", type=int, default=2, help="levels of the split (2: the pool's)")
     parser.add_argument("--frame", choices=("on", "off", "both"), default="on")
+    parser.add_argument("--levels", help="levels of the cut side by side, e.g. 1,2")
     args = parser.parse_args()
-    frames = {"on": (True,), "off": (False,), "both": (False, True)}[args.frame]
+    frames = {"on": (domination.CUT,), "off": (0,), "both": (0, domination.CUT)}[args.frame]
+    if args.levels:
+        frames = tuple(int(level) for level in args.levels.split(","))
     began = time.process_time()
-    parts = domination.plan(args.n, args.k, 2, args.first, args.independent)
+    parts = domination.plan(args.n, args.k, args.depth, args.first, args.independent)
     print(f"{len(parts)} parts, split in {time.process_time() - began:.2f} CPU-s", flush=True)
     chosen = random.Random(args.seed).sample(range(len(parts)), min(args.sample, len(parts)))
     totals = dict.fromkeys(frames, 0.0)
     what = "value" if args.first else "count"
-    heads = " | ".join(f"{what}, CPU-s (frame {'on' if f else 'off'})" for f in frames)
+    heads = " | ".join(f"{what}, CPU-s (cut {f})" for f in frames)
     print(f"| part | first queen | path | {heads} |")
     print("| --- | --- | --- | " + " | ".join("---" for _ in frames) + " |")
     for i in chosen:
@@ -67,11 +74,12 @@ def main() -> None:
     for frame in frames:
         mean = totals[frame] / len(chosen)
         print(
-            f"frame {'on' if frame else 'off'}: mean {mean:.2f} CPU-s a part; "
+            f"cut {frame}: mean {mean:.2f} CPU-s a part; "
             f"projected {mean * len(parts):,.0f} CPU-s for the whole search"
         )
-    if len(frames) == 2:
-        print(f"CPU with the frame cut / without: {totals[True] / totals[False]:.3f}")
+    if len(frames) >= 2:
+        last, first = frames[-1], frames[0]
+        print(f"CPU with cut {last} / with cut {first}: {totals[last] / totals[first]:.3f}")
 
 
 if __name__ == "__main__":

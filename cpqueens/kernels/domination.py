@@ -51,6 +51,10 @@ from cpqueens.kernels.bits import lowest_index, popcount
 from cpqueens.kernels.jit import kernel
 
 EXHAUSTED, PAUSED, FOUND, NO_PATH = 0, -1, 1, -2
+#: The levels of the cuts (a search's ``frame``): none; the frame of the empty rows and
+#: columns (:data:`FRAME`, what the parts are split by); the frame and the look-ahead at each
+#: child's cover bound (:data:`AHEAD`, :func:`_ahead`).
+NONE, FRAME, AHEAD = 0, 1, 2
 #: What :func:`_evaluate` returns for k queens that cover the board.
 LEAF = -1
 #: counters[...]: the depth, whether the node there is new, the queens placed at the start,
@@ -398,6 +402,127 @@ def _expand(n, k, depth, total, uncovered, allowed, cand, work, rows, cols, fram
 
 
 @kernel()
+def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch):
+    """Keep the children whose j - 1 queens left can still cover what they leave uncovered.
+
+    A child q leaves ``total - cover[q]`` cells uncovered; another cell x
+    then covers ``cover[x]`` less those of q's lines' uncovered cells on its
+    own lines (read from their line counts, as :func:`_covers` reads
+    ``cover``), and the child would be cut by its own bound if the j - 1
+    largest of these (over the allowed cells, a superset of the child's)
+    fall short. The cells are tried from the largest ``cover`` down, so the
+    scan stops as soon as the j - 1 best are known or reach the need. Keeps
+    the children's order; returns how many are kept. ``uncovered`` and
+    ``cover`` are :func:`_evaluate`'s for this node; ``scratch``:
+    :func:`_lookahead`'s arrays.
+    """
+    near, counts, order, best, heads, taken = scratch
+    total = 0
+    for r in range(n):
+        total += popcount(uncovered[r])
+    if total == 0:  # the queens cover the board: every allowed cell completes the set
+        return m
+    for value in range(heads.shape[0]):
+        heads[value] = 0
+    top = 0  # the allowed cells, the largest cover first: sorted by counting
+    for r in range(n):
+        w = allowed[r]
+        while w:
+            value = cover[r * n + np.int64(lowest_index(w))]
+            w &= w - _ONE
+            heads[value] += 1
+            top = max(top, value)
+    size = 0
+    for value in range(top, -1, -1):
+        many = heads[value]
+        heads[value] = size
+        size += many
+    for r in range(n):
+        w = allowed[r]
+        while w:
+            cell = r * n + np.int64(lowest_index(w))
+            w &= w - _ONE
+            order[heads[cover[cell]]] = cell
+            heads[cover[cell]] += 1
+    kept = 0
+    for i in range(m):
+        q = cand[i]
+        need = total - cover[q]
+        if need <= 0 or _reaches(
+            n, j - 1, need, q, uncovered, cover, order, size, near, counts, best, taken
+        ):
+            cand[kept] = q
+            kept += 1
+            taken[q // n] |= _ONE << np.uint64(q % n)
+    for i in range(kept):
+        taken[cand[i] // n] = _ZERO
+    return kept
+
+
+@kernel()
+def _reaches(n, j, need, q, uncovered, cover, order, size, near, counts, best, taken):
+    """Whether j queens besides q can cover ``need`` cells that q's lines leave uncovered.
+
+    The queens stand on cells of ``order`` (the allowed cells, the largest
+    ``cover`` first) other than q and the earlier siblings (``taken``: a
+    mask per row), which q's subtree forbids.
+    """
+    r0 = q // n
+    c0 = q % n
+    for family in range(4):
+        for line in range(counts.shape[1]):
+            counts[family, line] = 0
+    for r in range(n):
+        if r == r0:
+            mask = uncovered[r]
+        else:
+            d = r - r0
+            mask = _ONE << np.uint64(c0)
+            if 0 <= c0 + d < n:
+                mask |= _ONE << np.uint64(c0 + d)
+            if 0 <= c0 - d < n:
+                mask |= _ONE << np.uint64(c0 - d)
+            mask &= uncovered[r]
+        near[r] = mask
+        while mask:
+            c = np.int64(lowest_index(mask))
+            mask &= mask - _ONE
+            counts[0, r] += 1
+            counts[1, c] += 1
+            counts[2, c - r + n - 1] += 1
+            counts[3, r + c] += 1
+    filled = 0
+    total = 0
+    for t in range(size):
+        x = order[t]
+        if x == q or (taken[x // n] >> np.uint64(x % n)) & _ONE:
+            continue
+        if filled == j and cover[x] <= best[j - 1]:
+            break  # no later cell can enter the j best
+        r = x // n
+        c = x % n
+        shared = counts[0, r] + counts[1, c] + counts[2, c - r + n - 1] + counts[3, r + c]
+        if (near[r] >> np.uint64(c)) & _ONE:
+            shared -= 3
+        value = cover[x] - shared
+        if filled == j:
+            if value <= best[j - 1]:
+                continue
+            total -= best[j - 1]
+            filled -= 1
+        u = filled  # insert, the largest first
+        while u > 0 and best[u - 1] < value:
+            best[u] = best[u - 1]
+            u -= 1
+        best[u] = value
+        filled += 1
+        total += value
+        if total >= need:
+            return True
+    return total >= need
+
+
+@kernel()
 def _workspace(n, k):
     """The scratch arrays of :func:`_evaluate`, made once per call of a search."""
     lines = 2 * n - 1
@@ -410,6 +535,20 @@ def _workspace(n, k):
         np.zeros(n, dtype=np.uint64),  # the frame's uncovered cells, a mask of rows per column
         np.zeros(n, dtype=np.int64),  # the empty rows, in order
         np.zeros(n, dtype=np.int64),  # the empty columns, in order
+    )
+
+
+@kernel()
+def _lookahead(n, k):
+    """The scratch arrays of :func:`_ahead`, made once per call of a search."""
+    lines = 2 * n - 1
+    return (
+        np.zeros(n, dtype=np.uint64),  # a child's lines' uncovered cells, a mask per row
+        np.zeros((4, lines), dtype=np.int64),  # those cells per line, by family
+        np.zeros(n * n, dtype=np.int64),  # the allowed cells, the largest cover first
+        np.zeros(k + 1, dtype=np.int64),  # the j largest covers a child leaves
+        np.zeros(4 * n + 1, dtype=np.int64),  # the cells of each cover, then where they go
+        np.zeros(n, dtype=np.uint64),  # the children kept so far, a mask per row
     )
 
 
@@ -521,6 +660,7 @@ def search(
     ``NO_PATH`` if the path names a child that does not exist.
     """
     work = _workspace(n, k)
+    scratch = _lookahead(n, k)
     found = np.zeros(k, dtype=np.int64)
     depth = counters[DEPTH]
     nodes = 0
@@ -533,7 +673,12 @@ def search(
             nodes += 1
             counters[FRESH] = 0
             nxt[depth] = 0
+            level = depth - counters[ROOT]  # the node's place along the part's path
+            on_path = 0 <= level < path.shape[0]
             m = _evaluate(n, k, depth, occ, allowed, cand, work, frame)
+            if m > 0 and frame >= AHEAD and not on_path and k - depth >= 2:
+                # a node of the path is split as plan() saw it: no look-ahead there
+                m = _ahead(n, k - depth, work[0], allowed[depth], work[3], cand[depth], m, scratch)
             if m == LEAF:
                 for i in range(k):
                     found[i] = queens[i]
@@ -549,8 +694,7 @@ def search(
                         break
                 continue
             ncand[depth] = m
-            level = depth - counters[ROOT]  # the node's place along the part's path
-            if 0 <= level < path.shape[0]:
+            if on_path:
                 if path[level] >= m:
                     status = NO_PATH
                     break

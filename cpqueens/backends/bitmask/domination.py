@@ -57,9 +57,13 @@ FIND_SECONDS = 10.0
 QUICK_PROOF = 16
 #: The smallest board whose exhaustive search is worth a local pool (n = 14: 2 s on one core).
 POOL_FROM = 15
-#: Whether the search cuts nodes by the frame of the empty rows and columns
+#: Whether the split cuts nodes by the frame of the empty rows and columns
 #: (:func:`cpqueens.kernels.domination._framed_out`): the parts are planned with it.
 FRAME = True
+#: The cuts the parts search with: 2, the frame and a look-ahead that drops the children
+#: their own cover bound would cut (``kernels.domination.AHEAD``); 1, the frame alone, as
+#: the split plans the parts (:data:`FRAME`); 0, neither. The same sets at every level.
+CUT = 2
 
 #: (value, bound, seconds) of each better solution found.
 Progress = Callable[[int, int, float], None]
@@ -229,7 +233,7 @@ def _children(part: Part) -> list[Part]:
     _, orbit, _ = symmetry(part.n)
     state = kernel.start(part.n, part.k, part.q0, orbit, part.independent)
     path = np.array(part.path, dtype=np.int64)
-    count = kernel.children(part.n, part.k, part.independent, FRAME, path, *state)
+    count = kernel.children(part.n, part.k, part.independent, int(FRAME), path, *state)
     if count < 0:
         raise ValueError(f"the part {part.label()!r} names no node of the search")
     return [replace(part, path=(*part.path, i)) for i in range(count)] or [part]
@@ -244,7 +248,7 @@ def search_part(
     stop_at: float | None = None,
     independent: bool = False,
     unique: bool = False,
-    frame: bool = FRAME,
+    frame: int = CUT,
 ) -> int:
     """Search one part to its end (a worker's task): a covering set found (encoded), or the count.
 
@@ -252,7 +256,7 @@ def search_part(
     first set found (:func:`encode`); otherwise the number of covering sets
     (each class counted once, with its size; ``unique``: the classes).
     ``independent``: sets of which no queen attacks another; ``frame``: the
-    frame cut on or off (the same result). ``stop_at`` (a ``time.time()``
+    frame cut's level (:data:`CUT`; 0 off: the same result). ``stop_at`` (a ``time.time()``
     instant: it means the same on every machine of a cluster, to their
     clocks' agreement) ends the part with ``IncompleteSearchError``.
     """
@@ -273,15 +277,16 @@ def _search(
     first: bool,
     clock: Deadline | None,
     independent: bool = False,
-    frame: bool = FRAME,
+    frame: int = CUT,
 ) -> tuple[int, int, tuple[int, ...] | None]:
     """Run one part in chunks: (sets, classes, the first set found or None).
 
     The clock is checked between chunks (``IncompleteSearchError``), and so
     is Ctrl-C (``KeyboardInterrupt``). ``q0`` < 0: the whole search, no
     symmetry used (each set is met once, and is its own class). ``frame``:
-    the kernel's frame cut on (:data:`FRAME`, as every split plans it) or
-    off (the same sets: a check).
+    the kernel's frame cut's level (:data:`CUT`; the nodes of the part's
+    path at most :data:`FRAME`, as every split plans them), or 0, off (the
+    same sets: a check).
     """
     import numpy as np
 
@@ -292,8 +297,11 @@ def _search(
         images = images[:1]
     state = kernel.start(n, k, q0, orbit, independent)
     steps = np.array(path, dtype=np.int64)
+    level = int(frame)
+    if clock is not None:  # before the part too: with the look-ahead most end within a chunk
+        clock.check()
     while True:
-        status = kernel.search(n, k, independent, frame, q0, images, steps, *state, first, CHUNK)
+        status = kernel.search(n, k, independent, level, q0, images, steps, *state, first, CHUNK)
         if status != kernel.PAUSED:
             break
         if clock is not None:
