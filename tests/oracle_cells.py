@@ -37,6 +37,17 @@ def attacks(a, b, rows, cols, attack="queen", toroidal=False, knight=False):
     return attack == "queen" and abs(dr) == abs(dc)
 
 
+def queen_covers(n, cell):
+    """The cells a queen on ``cell`` (numbered r * n + c) covers on n x n, as an int bit mask."""
+    r, c = divmod(cell, n)
+    mask = 0
+    for a in range(n):
+        for b in range(n):
+            if a == r or b == c or a - b == r - c or a + b == r + c:
+                mask |= 1 << (a * n + b)
+    return mask
+
+
 class Board:
     """The cells and the attack relation of a board, computed pair by pair."""
 

@@ -20,20 +20,12 @@ import pytest
 
 from cpqueens.backends.bitmask import domination
 from cpqueens.kernels import domination as kernel
+from tests.oracle_cells import queen_covers
 
 
 def _covers(n):
     """The cells each queen covers, as one int bit mask over the n * n cells per cell."""
-    masks = []
-    for cell in range(n * n):
-        r, c = divmod(cell, n)
-        mask = 0
-        for a in range(n):
-            for b in range(n):
-                if a == r or b == c or a - b == r - c or a + b == r + c:
-                    mask |= 1 << (a * n + b)
-        masks.append(mask)
-    return masks
+    return [queen_covers(n, cell) for cell in range(n * n)]
 
 
 def _children(n, k, placed, level):

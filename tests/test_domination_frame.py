@@ -16,6 +16,7 @@ import pytest
 
 from cpqueens.backends.bitmask import domination
 from cpqueens.kernels import domination as kernel
+from tests.oracle_cells import queen_covers
 
 # OEIS A075458 (the domination numbers) and A002564 (the minimum sets), n = 1, 2, ...
 A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8]
@@ -44,17 +45,6 @@ def test_the_split_counts_with_the_cut_match_the_whole_search_without_it():
     assert sum(domination.search_part(p.n, p.k, p.q0, p.path, False) for p in parts) == whole
 
 
-def _lines(n, cell):
-    """The cells a queen on ``cell`` covers, as a bit mask over the n * n cells."""
-    r, c = divmod(cell, n)
-    mask = 0
-    for a in range(n):
-        for b in range(n):
-            if a == r or b == c or a - b == r - c or a + b == r + c:
-                mask |= 1 << (a * n + b)
-    return mask
-
-
 def sum_lines(lines, cells):
     """The cells that queens on ``cells`` cover, as one mask."""
     mask = 0
@@ -71,7 +61,7 @@ def _cut(n, k, placed):
         cols |= 1 << (cell % n)
     covered = 0
     for cell in placed:
-        covered |= _lines(n, cell)
+        covered |= queen_covers(n, cell)
     uncovered = np.zeros(n, dtype=np.uint64)
     for r in range(n):
         uncovered[r] = sum(1 << c for c in range(n) if not covered >> (r * n + c) & 1)
@@ -82,7 +72,7 @@ def _cut(n, k, placed):
 
 @pytest.mark.parametrize(("n", "k", "placed"), [(9, 5, 3), (10, 5, 3), (10, 5, 4), (8, 4, 2)])
 def test_every_node_the_cut_drops_has_no_completion_by_brute_force(n, k, placed):
-    lines = [_lines(n, cell) for cell in range(n * n)]
+    lines = [queen_covers(n, cell) for cell in range(n * n)]
     board = (1 << (n * n)) - 1
     rng = random.Random(n * 100 + k)
     cuts = 0
