@@ -53,8 +53,10 @@ def lock_file(path: str) -> int | None:
     files here, or held past :data:`COMPILE_WAIT`): the caller then goes on
     without it, as numba does.
     """
-    import fcntl
-
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock, so each process compiles what it misses
+        return None
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError:
@@ -130,12 +132,12 @@ def quick_load() -> type | None:
             found = self._load_overload(sig, target_context)
             if found is not None or not self._enabled:
                 return found
-            path = self._cache_file._index_path + ".lock"
+            path = self.lock_path()
+            if path in _held:  # this process compiles it already (a recursive kernel)
+                return None
             try:
                 self._impl.locator.ensure_cache_path()
             except OSError:
-                return None
-            if path in _held:  # this process compiles it already (a recursive kernel)
                 return None
             fd = lock_file(path)
             if fd is None:
@@ -152,7 +154,11 @@ def quick_load() -> type | None:
             try:
                 self._save_overload(sig, data)
             finally:
-                _unlock(self._cache_file._index_path + ".lock")
+                _unlock(self.lock_path())
+
+        def lock_path(self) -> str:
+            """The kernel's lock file, beside its cache index."""
+            return f"{self._cache_file._index_path}.lock"
 
     class GiveBackOnError(event.Listener):  # type: ignore[misc]
         """Gives back a kernel's lock file when its compilation fails (no save will)."""
@@ -165,7 +171,7 @@ def quick_load() -> type | None:
             cache = getattr(ended.data.get("dispatcher"), "_cache", None)
             # its exception, read directly: numba 0.68's Event.is_failed says the opposite
             if ended._exc_details is not None and isinstance(cache, QuickLoad):
-                _unlock(cache._cache_file._index_path + ".lock")
+                _unlock(cache.lock_path())
 
     event.register("numba:compile", GiveBackOnError())
     return QuickLoad
