@@ -119,19 +119,24 @@ def _lines(n: int, r: int, c: int) -> np.ndarray:
 
 
 @kernel()
+def _attacked_in(n, r, c, row):
+    """The cells of ``row`` (another row than r) that a queen on (r, c) attacks, as a mask."""
+    d = row - r
+    mask = _ONE << np.uint64(c)
+    if 0 <= c + d < n:
+        mask |= _ONE << np.uint64(c + d)
+    if 0 <= c - d < n:
+        mask |= _ONE << np.uint64(c - d)
+    return mask
+
+
+@kernel()
 def _unattacked(n, r, c, allowed):
     """Forbid in ``allowed`` (a mask per row) the cells a queen on (r, c) occupies or attacks."""
     allowed[r] = _ZERO
     for row in range(n):
-        if row == r:
-            continue
-        d = row - r
-        mask = _ONE << np.uint64(c)
-        if 0 <= c + d < n:
-            mask |= _ONE << np.uint64(c + d)
-        if 0 <= c - d < n:
-            mask |= _ONE << np.uint64(c - d)
-        allowed[row] &= ~mask
+        if row != r:
+            allowed[row] &= ~_attacked_in(n, r, c, row)
 
 
 @kernel()
@@ -476,13 +481,7 @@ def _reaches(n, j, need, q, uncovered, cover, order, size, near, counts, best, t
         if r == r0:
             mask = uncovered[r]
         else:
-            d = r - r0
-            mask = _ONE << np.uint64(c0)
-            if 0 <= c0 + d < n:
-                mask |= _ONE << np.uint64(c0 + d)
-            if 0 <= c0 - d < n:
-                mask |= _ONE << np.uint64(c0 - d)
-            mask &= uncovered[r]
+            mask = _attacked_in(n, r0, c0, r) & uncovered[r]
         near[r] = mask
         while mask:
             c = np.int64(lowest_index(mask))
