@@ -262,3 +262,11 @@ def test_a_proof_on_the_local_pool_agrees_with_this_process():
     assert proof(13, 6, Runner(13, workers=2)) is None
     found = domination.decide(13, 7, Runner(13, workers=2))
     assert found is not None and Board(13, 13).dominating([divmod(c, 13) for c in found])
+
+
+def test_a_proof_on_a_large_board_splits_finer_than_the_local_pools_depth():
+    # gamma(Q20)'s proof at the pool's depth 1 would be 55 parts of minutes each
+    fine = domination.proof_plan(20, 10, 1)
+    assert len(fine) == 1392 > len(domination.plan(20, 10, 1)) == 55
+    assert domination.proof_plan(20, 10, 2) == fine  # a cluster's split: unchanged
+    assert domination.proof_plan(19, 9, 1) == domination.plan(19, 9, 1)
