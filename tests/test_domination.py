@@ -134,9 +134,15 @@ def test_the_local_search_finds_covering_queens_on_its_own():
 
 
 def test_a_time_limit_gives_the_best_set_found_with_the_true_bound():
-    result = cpqueens.domination(20, time_limit=0.5)
-    assert (result.status, result.value, result.bound) == ("feasible", 11, 10)  # A075458(20)
-    assert Board(20, 20).dominating(result.queens)
+    # the lattices find 11 (A075458(20)) in a fraction of a CPU second, which a loaded machine
+    # may not give in 0.5 s: a longer limit then, until they do (the proof takes an hour)
+    for limit in (0.5, 1, 2, 4, 8):
+        result = cpqueens.domination(20, time_limit=limit)
+        assert (result.status, result.bound) == ("feasible", 10)
+        assert Board(20, 20).dominating(result.queens) and len(result.queens) == result.value
+        if result.value == 11:
+            break
+    assert result.value == 11
     with pytest.raises(IncompleteSearchError, match=r"time limit of 0\.2 s"):
         dominating(14, 8).count(queens=8, backend="bitmask", time_limit=0.2)  # 4,632 sets
 
