@@ -47,6 +47,12 @@ def markers(n: int) -> tuple[str, str]:
     return f"<!-- peaceable-dask-{n}: begin -->", f"<!-- peaceable-dask-{n}: end -->"
 
 
+def niced() -> str:
+    """``nice -n N `` as this process runs (empty at the default niceness)."""
+    level = os.nice(0)
+    return f"nice -n {level} " if level else ""
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -122,7 +128,7 @@ def main() -> None:
         begin,
         f"## A250000({args.n}) on a Dask cluster",
         "",
-        f"Command: `nice -n 10 python benchmarks/bench_peaceable_dask.py {argv}`",
+        f"Command: `{niced()}python benchmarks/bench_peaceable_dask.py {argv}`",
         "",
         f"{when}, Python {platform.python_version()}, 2 cores shared with other sessions' jobs "
         f"(load average before: {before}).",

@@ -368,9 +368,9 @@ def _section(run: PartsRunner, tag: str) -> PartsRunner:
 
 
 #: From this board on, a proof split for the local pool (depth 1) splits one level finer:
-#: gamma(Q20)'s proof has 55 parts at depth 1, of 85 CPU-s on average and the first ones
-#: far more (a stop lost minutes of work), and 1,392 at depth 2 (some 3 CPU-s each). Below
-#: it a proof takes a minute at most (gamma(Q16): 41 s on two cores).
+#: gamma(Q20)'s proof has 55 parts at depth 1 (1,853 CPU-s in all, the first ones minutes
+#: each: a stop lost minutes of work), and 1,392 at depth 2 (some 1.3 CPU-s each). Below it
+#: a proof takes a minute at most (gamma(Q16): 41 s on two cores).
 FINE_FROM = 20
 
 
