@@ -97,7 +97,7 @@ def test_most_pieces_on_random_boards_with_holes_agree_with_the_oracle(seed):
 @pytest.mark.parametrize("seed", range(2))
 def test_domination_on_random_boards_agrees_with_the_oracle(seed, independent):
     rng = random.Random(100 + seed)
-    for _ in range(30):
+    for _ in range(40):
         rows, cols, blocked, options = random_board(rng)
         oracle = Board(rows, cols, blocked, **options)
         sizes = [next(k for k in range(99) if oracle.sets(k, independent, dominating=True))]
