@@ -129,7 +129,7 @@ def quick_load() -> type | None:
         def load_overload(self, sig: Any, target_context: Any) -> Any:
             """The cached compiled kernel for ``sig``, or None (numba then compiles it)."""
             rtsys.initialize(target_context)  # what a cached kernel links to
-            found = self._load_overload(sig, target_context)
+            found = self._load(sig, target_context)
             if found is not None or not self._enabled:
                 return found
             path = self.lock_path()
@@ -142,12 +142,18 @@ def quick_load() -> type | None:
             fd = lock_file(path)
             if fd is None:
                 return None
-            found = self._load_overload(sig, target_context)
+            found = self._load(sig, target_context)
             if found is not None:
                 os.close(fd)
                 return found
             _held[path] = fd  # numba compiles it now, then saves it: save_overload unlocks
             return None
+
+        def _load(self, sig: Any, target_context: Any) -> Any:
+            """The cached kernel, or None; on Windows a file another process holds is a miss."""
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+            return None  # the guard swallowed a spurious error (Windows only)
 
         def save_overload(self, sig: Any, data: Any) -> None:
             """Save the compiled kernel for ``sig``, then give back its lock file."""
