@@ -50,7 +50,7 @@ import numpy as np
 from numba import carray, njit, types
 
 from cpqueens.kernels.bits import live, lowest_index, popcount
-from cpqueens.kernels.edges import marks, masks
+from cpqueens.kernels.edges import by_last_row, marks, masks
 from cpqueens.kernels.jit import kernel
 
 _ONE = np.uint64(1)
@@ -544,9 +544,14 @@ def count_piece(
         fixed180, fixed90 = turn_fixed(n, board)  # one search finds both, in milliseconds
         return fixed180 if kind == "fixed180" else fixed90
     edge, bottom = marks(n, distance)  # edge-column queens as far from a corner as row 0's
-    allowed = _masks(n, distance, row1, row2) & board
-    twelfths = _weighed_leaves(allowed, np.array(edge, np.uint64), np.uint64(bottom), *scratch(n))
-    return 2 * int(twelfths)
+    allowed = [a & b for a, b in zip(masks(n, distance, row1, row2), board.tolist(), strict=True)]
+    edges, ties, stack = np.array(edge, np.uint64), *scratch(n)
+    twelfths = 0
+    for part in by_last_row(n, distance, allowed):  # near a corner: once per last-row queen
+        twelfths += int(
+            _weighed_leaves(np.array(part, np.uint64), edges, np.uint64(bottom), ties, stack)
+        )
+    return 2 * twelfths
 
 
 def turn_fixed(n: int, rows: np.ndarray | tuple[int, ...]) -> tuple[int, int]:
