@@ -4,6 +4,7 @@
 within n / 3 of a corner into one part per last-row queen. Two cases:
 
     python benchmarks/bench_last_row.py compare N [--board free|corners] [--depth 1] [--repeats 3]
+            [--distances 5,6]
         per distance, the pieces of the count's split (``class_count.pieces(N, depth)``)
         searched whole and split, in turn in this process (CPU time, best of the repeats),
         the sums compared: the distances the split takes, and the first it leaves;
@@ -72,8 +73,11 @@ def search(n: int, piece: tuple, rows: list[int], split: bool) -> int:
     )
 
 
-def compare(n: int, board: str, depth: int, repeats: int) -> None:
-    """Per distance: the pieces whole and split, CPU seconds (best of ``repeats``), the ratio."""
+def compare(n: int, board: str, depth: int, repeats: int, only: list[int] | None) -> None:
+    """Per distance: the pieces whole and split, CPU seconds (best of ``repeats``), the ratio.
+
+    ``only``: these distances (else those the split takes and the first it leaves).
+    """
     rows = board_rows(n, board)
     search(8, ("top", 1, 255, 255), [255] * 8, True)  # load the kernel
     by_distance: dict[int, list] = {}
@@ -81,7 +85,7 @@ def compare(n: int, board: str, depth: int, repeats: int) -> None:
         if piece.kind == "top":
             by_distance.setdefault(piece.distance, []).append(piece)
     taken = [d for d in sorted(by_distance) if 3 * d < n]
-    shown = taken + [d for d in sorted(by_distance) if 3 * d >= n][:1]
+    shown = taken + [d for d in sorted(by_distance) if 3 * d >= n][:1] if only is None else only
     print(f"n = {n}, {board} board, depth {depth}, best of {repeats} (CPU s)")
     print("| distance | pieces | twelfths | whole | split | split / whole | split taken |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -136,12 +140,13 @@ def main() -> None:
     one.add_argument("--board", choices=("free", "corners"), default="corners")
     one.add_argument("--depth", type=int, default=1)
     one.add_argument("--repeats", type=int, default=3)
+    one.add_argument("--distances", type=lambda text: [int(d) for d in text.split(",")])
     two = cases.add_parser("check")
     two.add_argument("first", type=int)
     two.add_argument("last", type=int)
     args = parser.parse_args()
     if args.case == "compare":
-        compare(args.n, args.board, args.depth, args.repeats)
+        compare(args.n, args.board, args.depth, args.repeats, args.distances)
     else:
         check(args.first, args.last)
 
