@@ -11,7 +11,8 @@ within n / 3 of a corner into one part per last-row queen. Two cases:
     python benchmarks/bench_last_row.py check FIRST LAST
         n = FIRST..LAST: the free board's total by the kernels (split) against A000170, the
         board with its corners blocked against the plain bitmask search
-        (``kernels.placements.count_placements``), every piece at depth 1 against itself unsplit.
+        (``kernels.placements.count_placements``), every "top" piece at depth 1, whatever its
+        distance, split by its last row against itself whole.
 
 Both searches are ``kernels.classes._weighed_leaves``, the same machine code as the
 object file's. Results: benchmarks/RESULTS-frontier.md (issue 45).
@@ -61,11 +62,12 @@ def board_rows(n: int, board: str) -> list[int]:
 
 
 def search(n: int, piece: tuple, rows: list[int], split: bool) -> int:
-    """A "top" piece's twelfths, its rows searched whole or split by the last row."""
+    """A "top" piece's twelfths, its rows searched whole or split by the last row (any distance)."""
     _, distance, row1, row2 = piece
     edge, bottom = marks(n, distance)
     allowed = [a & r for a, r in zip(masks(n, distance, row1, row2), rows, strict=True)]
-    parts = by_last_row(n, distance, allowed) if split else [allowed]
+    # by_last_row splits whenever its distance is below n / 3: 0 splits every piece
+    parts = by_last_row(n, 0, allowed) if split else [allowed]
     edges, ties, stack = np.array(edge, np.uint64), *scratch(n)
     return sum(
         int(_weighed_leaves(np.array(p, np.uint64), edges, np.uint64(bottom), ties, stack))
@@ -118,7 +120,7 @@ def check(first: int, last: int) -> None:
             rows = board_rows(n, board)
             parts = pieces(n, 1)
             for piece in parts:
-                if piece.kind == "top" and 3 * piece.distance < n:
+                if piece.kind == "top":
                     whole, split = (search(n, piece, rows, s) for s in (False, True))
                     if whole != split:
                         raise SystemExit(f"n = {n}, {board}, {piece}: {split} split, {whole} whole")
