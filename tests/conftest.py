@@ -1,7 +1,7 @@
 """Shared fixtures: every test that takes ``backend`` runs once per installed backend.
 
 The suite has two tiers: ``python -m pytest`` runs every test; ``python -m pytest -m
-"not slow"`` leaves out the tests marked ``slow`` (over ~2 s each). A doctest cannot carry
+"not slow"`` leaves out the tests marked ``slow`` (over ~1 s each). A doctest cannot carry
 a marker, so the slow ones are named in ``SLOW_DOCTESTS``. Both tiers run one test process
 per core (pytest-xdist, ``addopts`` in pyproject.toml), so no test may rely on having the
 machine to itself: "at once" is measured in CPU seconds, waits are for events.

@@ -243,6 +243,7 @@ def boards(max_n: int = 8, queens: bool = True) -> st.SearchStrategy[Board]:
     return st.integers(1, max_n).flatmap(blocked)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(board=boards())
 def test_a_printed_board_reads_back_as_itself(board):
@@ -255,6 +256,7 @@ def test_a_printed_board_reads_back_as_itself(board):
     assert model_count(Board.parse(str(free))) == model_count(free)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), n=st.integers(4, 8), colours=st.integers(1, 2))
 def test_a_printed_solution_reads_back_with_its_queens(data, n, colours):

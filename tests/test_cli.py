@@ -98,6 +98,7 @@ def test_what_cpqueens_prints_reads_back(tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
 
 
+@pytest.mark.slow
 def test_a_byte_order_mark_and_crlf(tmp_path):
     path = tmp_path / "grid.txt"
     path.write_bytes(b"\xef\xbb\xbf4\r\n**.*\r\n*.*.\r\n****\r\n****\r\n")

@@ -72,6 +72,7 @@ def test_a_count_is_positive_exactly_when_the_published_answer_is_sat(instances)
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_the_first_solution_is_a_solution_and_none_exactly_when_unsat(instances):
     for label in sample(6):
         model = model_of(instances, label)

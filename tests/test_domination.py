@@ -133,6 +133,7 @@ def test_the_local_search_finds_covering_queens_on_its_own():
         assert found is not None and Board(n, n).dominating([divmod(c, n) for c in found])
 
 
+@pytest.mark.slow
 def test_a_time_limit_gives_the_best_set_found_with_the_true_bound():
     # the lattices find 11 (A075458(20)) in a fraction of a CPU second, which a loaded machine
     # may not give in 0.5 s: a longer limit then, until they do (the proof takes an hour)

@@ -128,6 +128,7 @@ def test_an_engine_declared_by_entry_point_is_found_by_name_in_every_form(
     assert done.stdout.split("\n")[0] == "['toy', 'toy-instance', 'toy-module']"
 
 
+@pytest.mark.slow
 def test_auto_reaches_an_entry_point_engine_when_no_built_in_one_answers(
     toy_distribution, tmp_path
 ):
@@ -148,6 +149,7 @@ def test_auto_reaches_an_entry_point_engine_when_no_built_in_one_answers(
     assert engine.startswith("toy") and count == "2"
 
 
+@pytest.mark.slow
 def test_the_command_line_lists_and_uses_an_entry_point_engine(toy_distribution, tmp_path):
     listed = run(
         "import sys; from cpqueens.cli import main; sys.exit(main(['backends']))",

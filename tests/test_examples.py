@@ -98,7 +98,10 @@ def test_two_n_queens_generated_cases():
 # count_timed.py (seeds 000, 002, 003)
 
 
-@pytest.mark.parametrize(("n", "args"), [(1, ()), (3, ()), (8, ()), (10, ()), (6, ("cpsat",))])
+@pytest.mark.parametrize(
+    ("n", "args"),
+    [(1, ()), (3, ()), (8, ()), (10, ()), pytest.param(6, ("cpsat",), marks=pytest.mark.slow)],
+)
 def test_count_timed(n, args):
     lines = run("count_timed", f"{n}\n", *args).splitlines()
     assert lines[0] == str(count(n))

@@ -96,6 +96,7 @@ def test_the_race_agrees_with_the_oracle_on_small_boards(case):
     assert found is None or found.by_colour in expected
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(case=small_models())
 def test_find_with_cpsat_alone_agrees_with_the_oracle(case):

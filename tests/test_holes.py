@@ -242,6 +242,7 @@ def test_unique_counts_by_burnside_match_the_oracles_classes(n, seeds, kept, cen
     assert model.count("bitmask", unique=True, workers=1) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "blocked",
     [

@@ -109,6 +109,7 @@ def test_the_counts_agree_with_cpsat_and_the_generic_counter():
         assert A002568[n - 1] == expected
 
 
+@pytest.mark.slow
 def test_no_smaller_set_exists_where_cpsat_agrees():
     for n in (4, 6, 8):
         k = A075324[n - 1] - 1
@@ -169,6 +170,7 @@ def test_the_count_runs_in_parts_in_a_checkpoint_of_its_own(tmp_path):
     assert again == 728  # read back from the file: the same split, every part done
 
 
+@pytest.mark.slow
 def test_a_time_limit_gives_an_independent_covering_set_and_a_true_bound():
     result = cpqueens.domination(20, independent=True, time_limit=0.5)
     assert result.status == "feasible" and result.bound <= A075324[19] <= result.value

@@ -14,9 +14,13 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 #: A kernel numba cannot type (an int has no such attribute); the process stays alive after.
 BROKEN = """
 import sys
+
+import pytest
 from cpqueens.kernels.jit import kernel
 
 @kernel()
@@ -31,6 +35,7 @@ sys.stdin.read()  # alive, as a notebook or a worker would be, until the test cl
 """
 
 
+@pytest.mark.slow
 def test_a_failed_compilation_gives_its_lock_back_while_its_process_lives(tmp_path):
     (tmp_path / "broken.py").write_text(BROKEN)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "kernels")}

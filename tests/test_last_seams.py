@@ -160,6 +160,7 @@ def test_a_false_claim_on_cells_raises_before_it_prunes():
 # -- the small ones ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_solution_too_large_to_draw_prints_a_short_summary():
     found = cpqueens.model(10**6).find()
     text = str(found)

@@ -258,6 +258,7 @@ def test_ctrl_c_stops_a_long_puzzle_search_at_once(tmp_path, args):
 # -- issue 34: exit codes, batches, hint, verify, and the probe's large or bad inputs -------------
 
 
+@pytest.mark.slow
 def test_check_exits_0_only_for_a_unique_puzzle(folder):
     assert run("check", "queens.txt", cwd=folder).returncode == 0
     two = run("check", "-", cwd=folder, stdin=TWO_SOLUTIONS)
@@ -275,6 +276,7 @@ def test_solve_says_when_a_puzzle_has_several_solutions(folder):
     assert queens in oracle(5, [[ord(ch) - 65 for ch in line] for line in TWO_SOLUTIONS.split()])
 
 
+@pytest.mark.slow
 def test_a_contradictory_puzzle_gets_one_verdict_from_every_verb(folder):
     bad = "AB*\nBB*\n"  # two given queens in one column
     for verb in ("solve", "explain", "hint"):
@@ -285,6 +287,7 @@ def test_a_contradictory_puzzle_gets_one_verdict_from_every_verb(folder):
     assert run("count", "-", cwd=folder, stdin=bad).stdout == "0\n"
 
 
+@pytest.mark.slow
 def test_solve_reads_a_batch_and_other_verbs_name_json_arrays(folder):
     batch = json.dumps([json.loads((folder / "queens.json").read_text()), {"n": 2,
                         "regions": [[0, 1], [1, 1]]}])  # fmt: skip
@@ -305,6 +308,7 @@ def test_solve_reads_a_batch_and_other_verbs_name_json_arrays(folder):
     )
 
 
+@pytest.mark.slow
 def test_hint_prints_the_next_deduction_only(folder):
     first = run("hint", "queens.txt", cwd=folder)
     assert (first.returncode, first.stdout) == (
@@ -322,6 +326,7 @@ def test_hint_prints_the_next_deduction_only(folder):
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_verify_an_answer_from_the_command_line_or_a_file(folder):
     cells = [f"{r},{c}" for r, c in SOLUTION_5]
     good = run("verify", "queens.txt", "--queens", *cells, cwd=folder)

@@ -376,6 +376,7 @@ IIILMMMNNNNNNN
 """
 
 
+@pytest.mark.slow
 def test_a_14x14_three_star_puzzle_is_unique_on_the_compiled_engine_and_cpsat():
     puzzle = Puzzle.parse(STAR_BATTLE_14)
     found = puzzle.solutions(limit=2, backend="bitmask")
@@ -738,6 +739,7 @@ def test_row_placements_are_counted_not_listed():
     assert Puzzle(62, [[r] * 62 for r in range(62)], stars=31).row_placements() == 62 * 32
 
 
+@pytest.mark.slow
 def test_engines_that_list_rows_refuse_a_grid_too_large_and_auto_takes_cpsat():
     rows = Puzzle(30, [[r] * 30 for r in range(30)], stars=6)  # 5,313,000 row placements
     with pytest.raises(cpqueens.NotSupportedError, match="has 5,313,000 of them, more "

@@ -61,6 +61,7 @@ def test_a_clean_5x5_board_turned_by_less_than_a_degree_reads_exactly(degrees):
     assert turn.angle == pytest.approx(degrees, abs=0.1) if turn else abs(degrees) < 0.3
 
 
+@pytest.mark.slow
 def test_a_turned_dark_phone_jpeg_reads_exactly():
     p = puzzle(9, 1)
     shot = shots.phone(p.regions, fast(), dark=True, page=(24, 26, 30))

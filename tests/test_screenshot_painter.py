@@ -174,6 +174,7 @@ TEN = Puzzle.parse(
 ).regions
 
 
+@pytest.mark.slow
 def test_a_near_black_region_on_a_large_dark_phone_reads_exactly():
     # benchmarks/bench_painter.py --light-and-dark, seed 5, dark (the puzzle Puzzle.generate
     # made there): 1170 x 2532, shrunk by 2 its light 1-pixel lines (some 15 grey levels) were

@@ -191,6 +191,7 @@ def test_faint_thin_lines_or_none_the_board_told_by_its_outline(alpha, factor, d
     assert_reads(shots.png(shots.scaled(shots.desktop(p.regions, look, dark=dark), factor)), p)
 
 
+@pytest.mark.slow
 def test_highlighted_cells_queens_and_crosses_are_read_under():
     p = puzzle(9, 0)
     solution = p.solve()
@@ -455,6 +456,7 @@ def test_the_cli_refuses_an_ambiguous_reading_in_one_line(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_the_cli_png_format_needs_a_screenshot(tmp_path):
     (tmp_path / "queens.txt").write_text(PUZZLES[(5, 0)])
     result = cpqueens("solve", "queens.txt", "--format", "png", "--out", "x.png", cwd=tmp_path)

@@ -102,6 +102,7 @@ def test_a_kind_from_outside_the_package_holds_on_every_statement(backend):
     assert str(kind) in str(columns) and str(kind) in str(cells)
 
 
+@pytest.mark.slow
 def test_a_kind_naming_generators_only_keeps_the_group_they_generate():
     # rot180 and the transpose keep the diagonal, so their product (the antitranspose) does
     # too: a kind may name the generators; counting classes under a set that is not a group
@@ -163,6 +164,7 @@ def test_exports_enumerate_to_count_at_the_old_seams():
         check_exports(m, expected)
 
 
+@pytest.mark.slow
 def test_a_torus_wraps_the_knights_moves_in_every_form():
     truth = sum(
         1

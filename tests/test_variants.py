@@ -43,6 +43,7 @@ def test_unique_superqueens_match_oeis(n):
     assert m.count("bitmask", unique=True) == SUPERQUEENS_UNIQUE[n]
 
 
+@pytest.mark.slow
 def test_small_variants_on_every_backend(backend):
     for n in range(1, 8):
         assert cpqueens.model(n, toroidal=True).count(backend) == TOROIDAL[n]
@@ -81,6 +82,7 @@ def test_variants_with_conditions_on_every_backend(backend):
     assert narrowed.count(backend, unique=True) == len(expected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("constraint", [Toroidal(0), KnightMoves(0)])
 def test_every_board_symmetry_keeps_the_variant(constraint):
     """Brute force: a placement meets the constraint exactly when each of its images does."""
@@ -186,6 +188,7 @@ def test_the_long_diagonals_example_matches_brute_force():
     assert [n for n, *_ in rows] == list(range(1, 11))
 
 
+@pytest.mark.slow
 def test_the_long_diagonals_puzzle_on_every_backend(backend):
     sys.path.insert(0, str(ROOT / "examples"))
     try:
