@@ -44,6 +44,7 @@ def _node(n, k, placed):
         occ[depth] |= np.array([1 << r, 1 << c, 1 << (c - r + n - 1), 1 << (r + c)], np.uint64)
         allowed[depth, r] &= ~np.uint64(1 << c)
     counters[kernel.DEPTH] = depth
+    counters[kernel.ROOT] = depth  # the search starts here: no parent looked ahead at it
     return state
 
 
@@ -64,7 +65,7 @@ def _branches(n, k, placed, level):
     """The cells the node of ``placed`` branches on at cut ``level``, before the look-ahead."""
     occ, allowed, cand = _node(n, k, placed)[:3]
     depth = len(placed)
-    m = kernel._evaluate(n, k, depth, occ, allowed, cand, kernel._workspace(n, k), level)
+    m = kernel._evaluate(n, k, depth, occ, allowed, cand, kernel._workspace(n, k), level, False)
     return [int(cell) for cell in cand[depth, : max(m, 0)]]
 
 
