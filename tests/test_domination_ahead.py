@@ -4,10 +4,13 @@ A child dropped at a node leaves no covering set that avoids the node's earlier 
 children (those sets are searched below the earlier child); so a covering set's first
 child is always kept.
 
-At the cut level :data:`cpqueens.kernels.domination.AHEAD` (the parts' default,
-``domination.CUT``), a node drops the children that their own cover bound would
-cut (:func:`cpqueens.kernels.domination._ahead`). These tests check it node by
-node against a brute force, and that no queen of a covering set is ever dropped.
+At the cut level :data:`cpqueens.kernels.domination.AHEAD`, a node drops the
+children that their own cover bound would cut (:func:`cpqueens.kernels.domination._ahead`);
+at :data:`~cpqueens.kernels.domination.TARGET` (the parts' default, ``domination.CUT``)
+also those their own frame would cut, and it branches on the uncovered cell with the
+fewest cells that can still be in a covering set (a node where some uncovered cell has
+none is cut). These tests check both node by node against a brute force, and that no
+queen of a covering set is ever dropped.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pytest
 from cpqueens.backends.bitmask import domination
 from cpqueens.kernels import domination as kernel
 from tests.oracle_cells import queen_covers
+from tests.test_domination_frame import _cut as _framed
 
 
 def _covers(n):
@@ -28,14 +32,11 @@ def _covers(n):
     return [queen_covers(n, cell) for cell in range(n * n)]
 
 
-def _children(n, k, placed, level):
-    """The children the search branches on below ``placed`` (every other cell allowed).
-
-    One node of :func:`kernel.search` (a budget of 1) at cut ``level``.
-    """
-    images, orbit, _ = domination.symmetry(n)
+def _node(n, k, placed):
+    """A search state at the node of ``placed`` queens (every other cell allowed)."""
+    _, orbit, _ = domination.symmetry(n)
     state = kernel.start(n, k, -1, orbit)
-    occ, allowed, cand, ncand, counters = state[0], state[1], state[2], state[3], state[-1]
+    occ, allowed, counters = state[0], state[1], state[-1]
     depth = len(placed)
     allowed[depth] = allowed[0]
     for cell in placed:
@@ -43,23 +44,58 @@ def _children(n, k, placed, level):
         occ[depth] |= np.array([1 << r, 1 << c, 1 << (c - r + n - 1), 1 << (r + c)], np.uint64)
         allowed[depth, r] &= ~np.uint64(1 << c)
     counters[kernel.DEPTH] = depth
+    counters[kernel.ROOT] = depth  # the search starts here: no parent looked ahead at it
+    return state
+
+
+def _children(n, k, placed, level):
+    """The children the search branches on below ``placed``, after the look-ahead.
+
+    One node of :func:`kernel.search` (a budget of 1) at cut ``level``.
+    """
+    images = domination.symmetry(n)[0]
+    state = _node(n, k, placed)
+    cand, ncand, depth = state[2], state[3], len(placed)
     path = np.zeros(0, dtype=np.int64)
     kernel.search(n, k, False, level, -1, images[:1], path, *state, False, 1)
     return [int(cell) for cell in cand[depth, : ncand[depth]]]
 
 
+def _branches(n, k, placed, level):
+    """The cells the node of ``placed`` branches on at cut ``level``, before the look-ahead."""
+    occ, allowed, cand = _node(n, k, placed)[:3]
+    depth = len(placed)
+    m = kernel._evaluate(n, k, depth, occ, allowed, cand, kernel._workspace(n, k), level, False)
+    return [int(cell) for cell in cand[depth, : max(m, 0)]]
+
+
+def _completes(lines, n, covered, cells, more):
+    """Whether ``more`` of ``cells`` cover what ``covered`` leaves uncovered."""
+    board = (1 << (n * n)) - 1
+    for extra in itertools.combinations(cells, more):
+        mask = board & ~covered
+        for cell in extra:
+            mask &= ~lines[cell]
+        if not mask:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("level", [kernel.AHEAD, kernel.TARGET])
 @pytest.mark.parametrize(
     ("n", "k", "placed", "nodes"), [(8, 5, 3, 40), (9, 5, 3, 30), (9, 5, 2, 30)]
 )
-def test_every_child_the_look_ahead_drops_has_no_completion_by_brute_force(n, k, placed, nodes):
+def test_every_child_the_look_ahead_drops_has_no_completion_by_brute_force(
+    n, k, placed, nodes, level
+):
     lines = _covers(n)
     board = (1 << (n * n)) - 1
     rng = random.Random(n * 10 + placed)
-    dropped = 0
+    dropped = framed = 0
     for _ in range(nodes):
         queens = rng.sample(range(n * n), placed)
-        plain = _children(n, k, queens, kernel.FRAME)
-        ahead = _children(n, k, queens, kernel.AHEAD)
+        plain = _branches(n, k, queens, level)
+        ahead = _children(n, k, queens, level)
         assert [q for q in plain if q in ahead] == ahead  # a subsequence, in order
         covered = 0
         for cell in queens:
@@ -77,19 +113,40 @@ def test_every_child_the_look_ahead_drops_has_no_completion_by_brute_force(n, k,
                 for cell in more:
                     mask &= ~lines[cell]
                 assert mask, (n, k, sorted(queens), q, more)
+            framed += _framed(n, k, [*queens, q])
     assert dropped > 0  # the test sees the look-ahead at work
+    assert framed > 0 or level < kernel.TARGET  # and the children's frame
 
 
+@pytest.mark.parametrize(("n", "k", "placed", "nodes"), [(8, 4, 2, 60), (9, 5, 3, 60)])
+def test_every_node_the_target_cell_cuts_has_no_completion_by_brute_force(n, k, placed, nodes):
+    lines = _covers(n)
+    rng = random.Random(n * 7 + placed)
+    cut = 0
+    for _ in range(nodes):
+        queens = rng.sample(range(n * n), placed)
+        if _branches(n, k, queens, kernel.TARGET) or not _branches(n, k, queens, kernel.AHEAD):
+            continue
+        cut += 1  # an uncovered cell that no cell able to be in a covering set covers
+        covered = 0
+        for cell in queens:
+            covered |= lines[cell]
+        cells = [cell for cell in range(n * n) if cell not in queens]
+        assert not _completes(lines, n, covered, cells, k - placed), (n, k, sorted(queens))
+    assert cut > 0  # the test sees the cut at work
+
+
+@pytest.mark.parametrize("level", [kernel.AHEAD, kernel.TARGET])
 @pytest.mark.parametrize(("n", "k"), [(9, 5), (12, 6)])
-def test_no_queen_of_a_covering_set_is_dropped(n, k):
+def test_no_queen_of_a_covering_set_is_dropped(n, k, level):
     _, _, found = domination._search(n, k, -1, (), True, None)
     images = domination.symmetry(n)[0]
     for g in range(8):
         image = [int(images[g, cell]) for cell in found]
         for placed in range(1, k - 1):
             for queens in itertools.combinations(image, placed):
-                plain = _children(n, k, list(queens), kernel.FRAME)
-                ahead = _children(n, k, list(queens), kernel.AHEAD)
+                plain = _branches(n, k, list(queens), level)
+                ahead = _children(n, k, list(queens), level)
                 members = [q for q in plain if q in image]
                 # the set is searched below its first child: that one must be kept
                 assert members and members[0] in ahead, (n, k, queens, members)

@@ -27,14 +27,16 @@ A002564 = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8]
 def test_the_search_counts_the_same_sets_with_the_frame_cut_and_without(n):
     gamma = A075458[n - 1]
     for k in range(gamma - 1, gamma + (2 if n <= 7 else 1)):
-        with_cut = domination._search(n, k, -1, (), False, None, frame=kernel.AHEAD)
         without = domination._search(n, k, -1, (), False, None, frame=kernel.NONE)
-        assert with_cut[:2] == without[:2], (n, k)
+        for level in (kernel.AHEAD, kernel.TARGET):
+            with_cut = domination._search(n, k, -1, (), False, None, frame=level)
+            assert with_cut[:2] == without[:2], (n, k, level)
 
 
+@pytest.mark.parametrize("level", [kernel.FRAME, kernel.TARGET])
 @pytest.mark.parametrize("n", [11, 12])
-def test_the_minimum_sets_match_a002564_with_the_frame_cut(n):
-    sets, _, _ = domination._search(n, A075458[n - 1], -1, (), False, None, frame=kernel.FRAME)
+def test_the_minimum_sets_match_a002564_with_the_frame_cut(n, level):
+    sets, _, _ = domination._search(n, A075458[n - 1], -1, (), False, None, frame=level)
     assert sets == A002564[n - 1]
 
 

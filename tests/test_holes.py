@@ -276,3 +276,48 @@ def test_two_colour_unique_counts_by_burnside_match_the_lex_leader(n, blocked):
     model = cpqueens.model(n, blocked, colours=2)
     checked = model.with_constraints(leader(model)).count("bitmask", workers=1)
     assert model.count("bitmask", unique=True, workers=1) == checked
+
+
+@pytest.mark.parametrize("n", range(5, 13))
+def test_pieces_near_a_corner_split_by_their_edge_queens_add_up_to_the_whole_piece(n):
+    from cpqueens.kernels.classes import _weighed_leaves, scratch
+    from cpqueens.kernels.edges import by_edge_queens, marks, masks
+
+    full = (1 << n) - 1
+    corners = rows_of(n, [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)])
+    split = 0
+    for rows in ([full] * n, corners):
+        for piece in class_count.pieces(n, 1 if n > 9 else 2):
+            if piece.kind != "top":
+                continue
+            edge, bottom = marks(n, piece.distance)
+            allowed = [a & r for a, r in zip(masks(n, *piece[1:]), rows, strict=True)]
+            parts = by_edge_queens(n, piece.distance, allowed)
+            split += len(parts) != 1
+            # one queen in the last row each, in column 0 and n - 1 too near a corner
+            if len(parts) > 1:
+                for part in parts:
+                    assert bin(part[-1]).count("1") == 1
+                    if 5 * piece.distance < n:
+                        assert sum(p & 1 == p for p in part) == 1
+                        assert sum(p >> (n - 1) << (n - 1) == p for p in part) == 1
+
+            def leaves(part, edge=edge, bottom=bottom):
+                return int(
+                    _weighed_leaves(
+                        np.array(part, np.uint64),
+                        np.array(edge, np.uint64),
+                        np.uint64(bottom),
+                        *scratch(n),
+                    )
+                )
+
+            assert sum(leaves(p) for p in parts) == leaves(allowed), (n, rows, piece)
+    assert split > 0
+    # the corners blocked, on the kernels (split) against the plain bitmask search
+    blocked = [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)]
+    two, four, eight = kernel_classes(n, blocked, 1)
+    plain = int(native.count_placements(np.array(corners, np.uint64)))
+    assert 2 * two + 4 * four + 8 * eight == plain
+    if n <= 8:
+        assert plain == len(list(oracle.placements(n, blocked)))

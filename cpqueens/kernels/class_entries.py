@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cpqueens.kernels import objects
-from cpqueens.kernels.edges import marks, masks
+from cpqueens.kernels.edges import by_edge_queens, marks, masks
 from cpqueens.kernels.jit import lock_file
 
 #: The files whose text the object's machine code depends on (its key hashes them).
@@ -65,19 +65,16 @@ class Entries:
             allowed = [a & r for a, r in zip(allowed, rows, strict=True)]
         edge, bottom = marks(n, distance)
         words = ctypes.c_uint64 * n
-        result = ctypes.c_int64()
-        status = self._leaves(
-            ctypes.byref(result),
-            None,
-            n,
-            words(*allowed),
-            words(*edge),
-            bottom,
-            words(),
-            (ctypes.c_uint64 * (4 * n))(),
-        )
-        _check(status)
-        return 2 * result.value
+        edges, ties, stack = words(*edge), words(), (ctypes.c_uint64 * (4 * n))()
+        twelfths = 0
+        for part in by_edge_queens(n, distance, allowed):  # near a corner: once per last-row queen
+            result = ctypes.c_int64()
+            status = self._leaves(
+                ctypes.byref(result), None, n, words(*part), edges, bottom, ties, stack
+            )
+            _check(status)
+            twelfths += result.value
+        return 2 * twelfths
 
     def turn_fixed(self, n: int, rows: Sequence[int]) -> tuple[int, int]:
         """As ``kernels.classes.turn_fixed``: the placements its half turn, its quarter turn fix."""

@@ -28,7 +28,11 @@ queen is at that largest distance ("max edge" representatives):
 The representatives' trees are those of the pinned central columns, where
 solutions are densest, rather than those of the columns next to the corners
 (Takahashi's smallest-distance representatives, this module's earlier
-choice): about a quarter less search at n = 16, the same DFS on both.
+choice): about a quarter less search at n = 16, the same DFS on both. A
+piece whose row-0 queen is within n / 3 of a corner is searched once per
+queen of its last row, that queen's lines closed beforehand
+(:func:`cpqueens.kernels.edges.by_edge_queens`): the top-down search would learn
+only in its last rows that every edge queen must be that near a corner.
 
 The search is that of :func:`cpqueens.kernels.placements.count_placements` (explicit
 stack, the last rows unrolled, here ten; nine in the hole sums' kernel) with a
@@ -50,7 +54,7 @@ import numpy as np
 from numba import carray, njit, types
 
 from cpqueens.kernels.bits import live, lowest_index, popcount
-from cpqueens.kernels.edges import marks, masks
+from cpqueens.kernels.edges import by_edge_queens, marks, masks
 from cpqueens.kernels.jit import kernel
 
 _ONE = np.uint64(1)
@@ -521,11 +525,6 @@ def scratch(n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(n, np.uint64), np.empty((n, 4), np.uint64)
 
 
-def _masks(n: int, distance: int, row1: int, row2: int) -> np.ndarray:
-    """:func:`cpqueens.kernels.edges.masks` as the kernels take it: a uint64 array."""
-    return np.array(masks(n, distance, row1, row2), np.uint64)
-
-
 def count_piece(
     n: int, piece: tuple[str, int, int, int], rows: tuple[int, ...] | None = None
 ) -> int:
@@ -533,7 +532,7 @@ def count_piece(
 
     A piece is ("top", distance, row-1 columns, row-2 columns), "fixed180" or
     "fixed90", as listed by :func:`cpqueens.strategies.class_count.pieces`. Leaves are
-    doubled: each stands for its mirror image too (see :func:`_masks`).
+    doubled: each stands for its mirror image too (see :func:`cpqueens.kernels.edges.masks`).
     ``rows``, if given, are the allowed columns of each row of a board whose
     holes all 8 symmetries keep (None: the free board).
     """
@@ -544,9 +543,14 @@ def count_piece(
         fixed180, fixed90 = turn_fixed(n, board)  # one search finds both, in milliseconds
         return fixed180 if kind == "fixed180" else fixed90
     edge, bottom = marks(n, distance)  # edge-column queens as far from a corner as row 0's
-    allowed = _masks(n, distance, row1, row2) & board
-    twelfths = _weighed_leaves(allowed, np.array(edge, np.uint64), np.uint64(bottom), *scratch(n))
-    return 2 * int(twelfths)
+    allowed = [a & b for a, b in zip(masks(n, distance, row1, row2), board.tolist(), strict=True)]
+    edges, ties, stack = np.array(edge, np.uint64), *scratch(n)
+    twelfths = 0
+    for part in by_edge_queens(n, distance, allowed):  # near a corner: once per last-row queen
+        twelfths += int(
+            _weighed_leaves(np.array(part, np.uint64), edges, np.uint64(bottom), ties, stack)
+        )
+    return 2 * twelfths
 
 
 def turn_fixed(n: int, rows: np.ndarray | tuple[int, ...]) -> tuple[int, int]:
@@ -595,11 +599,16 @@ def count_less_holes(
         for image in _images(n, r, c):
             cellw[image] += 1
     edge, bottom = marks(n, distance)
-    sums = np.zeros(n, np.int64)
-    allowed = _masks(n, distance, row1, row2)
+    sums, (ties, stack) = np.zeros(n, np.int64), scratch(n)
     edges = np.array(edge, np.uint64)
-    twelfths, hits = _weighed_hits(allowed, edges, np.uint64(bottom), cellw, sums, *scratch(n))
-    return 2 * (8 * int(twelfths) - int(hits))
+    twelfths = hits = 0
+    for part in by_edge_queens(n, distance, masks(n, distance, row1, row2)):  # as count_piece
+        found = _weighed_hits(
+            np.array(part, np.uint64), edges, np.uint64(bottom), cellw, sums, ties, stack
+        )
+        twelfths += int(found[0])
+        hits += int(found[1])
+    return 2 * (8 * twelfths - hits)
 
 
 def _leaves_entry(n, allowed, edge, bottom, ties, stack):

@@ -53,8 +53,10 @@ from cpqueens.kernels.jit import kernel
 EXHAUSTED, PAUSED, FOUND, NO_PATH = 0, -1, 1, -2
 #: The levels of the cuts (a search's ``frame``): none; the frame of the empty rows and
 #: columns (:data:`FRAME`, what the parts are split by); the frame and the look-ahead at each
-#: child's cover bound (:data:`AHEAD`, :func:`_ahead`).
-NONE, FRAME, AHEAD = 0, 1, 2
+#: child's cover bound (:data:`AHEAD`, :func:`_ahead`); and (:data:`TARGET`) the branching
+#: cell chosen by the cells that can still be in a covering set, a node cut when an
+#: uncovered cell has none, and the look-ahead's children cut by their own frame too.
+NONE, FRAME, AHEAD, TARGET = 0, 1, 2, 3
 #: What :func:`_evaluate` returns for k queens that cover the board.
 LEAF = -1
 #: counters[...]: the depth, whether the node there is new, the queens placed at the start,
@@ -140,17 +142,32 @@ def _unattacked(n, r, c, allowed):
 
 
 @kernel()
-def _top(values, m, j):
-    """The sum of the j largest of ``values[:m]`` (non-negative; reorders them)."""
+def _top(values, m, j, heads):
+    """The sums of the j and of the j - 1 largest of ``values[:m]`` (0..4n; ``heads``: scratch).
+
+    Counted by value, not sorted: a node has a few hundred allowed cells.
+    """
+    top = 0
+    for i in range(m):
+        heads[values[i]] += 1
+        top = max(top, values[i])
     total = 0
-    for t in range(min(j, m)):
-        best = t
-        for i in range(t + 1, m):
-            if values[i] > values[best]:
-                best = i
-        values[t], values[best] = values[best], values[t]
-        total += values[t]
-    return total
+    rest = 0
+    left = min(j, m)
+    for value in range(top, -1, -1):
+        many = min(heads[value], left)
+        if many > 0:
+            if left == many:  # the j-th largest is of this value
+                rest = total + value * (many - 1)
+            total += value * many
+            left -= many
+        if left == 0:
+            break
+    for i in range(m):
+        heads[values[i]] = 0
+    if j > m:
+        rest = total
+    return total, rest
 
 
 @kernel()
@@ -376,7 +393,7 @@ def _branches(n, target, allowed, cover, least, out):
 
 
 @kernel()
-def _expand(n, k, depth, total, uncovered, allowed, cand, work, rows, cols, frame):
+def _expand(n, k, depth, total, uncovered, allowed, cand, work, rows, cols, frame, checked):
     """Fill ``cand[depth]`` with the cells to branch on at this node; return how many (0: cut).
 
     The node has ``total`` > 0 uncovered cells (``uncovered``: one mask per
@@ -384,30 +401,55 @@ def _expand(n, k, depth, total, uncovered, allowed, cand, work, rows, cols, fram
     ones. The cells are those that cover the uncovered cell with the fewest
     allowed cells covering it, less those that cannot be in a covering set
     (their cover plus the j - 1 largest others falls short), the largest
-    cover first. ``frame``: the node is also cut by :func:`_framed_out`.
+    cover first. ``frame``: the node is also cut by :func:`_framed_out`;
+    from :data:`TARGET` on, the cell is the one with the fewest covering
+    cells that can be in a covering set (any uncovered cell is covered by a
+    member of every covering set, so branching on any is exact), and the
+    node is cut when an uncovered cell has none; the lines that need a queen
+    (:func:`_crowded`) are not checked there (they cut 1 node in 5,000 at
+    n = 19), nor the frame of a node whose parent's look-ahead did
+    (``checked``).
     """
     ucount, acount, cover, values = work[1], work[2], work[3], work[4]
     j = k - depth
+    if (
+        frame
+        and not checked
+        and _framed_out(n, j, rows, cols, uncovered, work[5], work[6], work[7])
+    ):
+        return 0  # first: it needs no line counts, and ends most of the nodes that end
     _count_lines(n, uncovered, ucount)
-    _count_lines(n, allowed[depth], acount)
-    if _crowded(n, j, ucount, acount):
-        return 0
-    if frame and _framed_out(n, j, rows, cols, uncovered, work[5], work[6], work[7]):
-        return 0
+    if frame < TARGET:
+        _count_lines(n, allowed[depth], acount)
+        if _crowded(n, j, ucount, acount):
+            return 0
     m = _covers(n, ucount, uncovered, allowed[depth], cover, values)
-    if _top(values, m, j) < total:  # the j queens left cannot cover what is uncovered
+    most, rest = _top(values, m, j, work[10])  # the j and the j - 1 largest covers
+    if most < total:  # the j queens left cannot cover what is uncovered
         return 0
-    rest = 0  # the j - 1 largest: _top left the j largest first
-    for i in range(j - 1):
-        rest += values[i]
-    target, choices = _fewest(n, uncovered, allowed[depth], acount)
+    least = total - rest
+    if frame >= TARGET:  # the cell with the fewest branches: allowed cells covering >= least
+        good = work[8]
+        for r in range(n):
+            w = allowed[depth, r]
+            g = _ZERO
+            while w:
+                c = np.int64(lowest_index(w))
+                w &= w - _ONE
+                if cover[r * n + c] >= least:
+                    g |= _ONE << np.uint64(c)
+            good[r] = g
+        _count_lines(n, good, acount)
+        target, choices = _fewest(n, uncovered, good, acount)
+    else:
+        target, choices = _fewest(n, uncovered, allowed[depth], acount)
     if choices == 0:
         return 0
-    return _branches(n, target, allowed[depth], cover, total - rest, cand[depth])
+    return _branches(n, target, allowed[depth], cover, least, cand[depth])
 
 
 @kernel()
-def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch):
+def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, level):
     """Keep the children whose j - 1 queens left can still cover what they leave uncovered.
 
     A child q leaves ``total - cover[q]`` cells uncovered; another cell x
@@ -419,7 +461,10 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch):
     scan stops as soon as the j - 1 best are known or reach the need. Keeps
     the children's order; returns how many are kept. ``uncovered`` and
     ``cover`` are :func:`_evaluate`'s for this node; ``scratch``:
-    :func:`_lookahead`'s arrays.
+    :func:`_lookahead`'s arrays. From ``level`` :data:`TARGET` on, a child is
+    also dropped when its own node would be cut by the frame
+    (:func:`_child_framed`; ``rows`` and ``cols``: the node's occupied ones,
+    ``work``: :func:`_workspace`'s arrays).
     """
     near, counts, order, best, heads, taken = scratch
     total = 0
@@ -453,8 +498,11 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch):
     for i in range(m):
         q = cand[i]
         need = total - cover[q]
-        if need <= 0 or _reaches(
-            n, j - 1, need, q, uncovered, cover, order, size, near, counts, best, taken
+        if need <= 0 or (
+            _reaches(n, j - 1, need, q, uncovered, cover, order, size, near, counts, best, taken)
+            and (
+                level < TARGET or not _child_framed(n, j - 1, q, uncovered, near, rows, cols, work)
+            )
         ):
             cand[kept] = q
             kept += 1
@@ -465,12 +513,36 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch):
 
 
 @kernel()
+def _child_framed(n, j, q, uncovered, near, rows, cols, work):
+    """Whether child q's node (j queens left) is ruled out by :func:`_framed_out`.
+
+    ``near``: the cells of ``uncovered`` that q covers (:func:`_reaches` leaves them).
+    """
+    child = work[9]
+    for r in range(n):
+        child[r] = uncovered[r] & ~near[r]
+    r0 = q // n
+    child[r0] = _ZERO
+    return _framed_out(
+        n,
+        j,
+        rows | (_ONE << np.uint64(r0)),
+        cols | (_ONE << np.uint64(q % n)),
+        child,
+        work[5],
+        work[6],
+        work[7],
+    )
+
+
+@kernel()
 def _reaches(n, j, need, q, uncovered, cover, order, size, near, counts, best, taken):
     """Whether j queens besides q can cover ``need`` cells that q's lines leave uncovered.
 
     The queens stand on cells of ``order`` (the allowed cells, the largest
     ``cover`` first) other than q and the earlier siblings (``taken``: a
-    mask per row), which q's subtree forbids.
+    mask per row), which q's subtree forbids. The scan stops early, with
+    False, once even j copies of the next cover could not reach ``need``.
     """
     r0 = q // n
     c0 = q % n
@@ -498,6 +570,12 @@ def _reaches(n, j, need, q, uncovered, cover, order, size, near, counts, best, t
             continue
         if filled == j and cover[x] <= best[j - 1]:
             break  # no later cell can enter the j best
+        # every later cell covers at most cover[x]: the j best can reach no more than this
+        most = (j - filled) * cover[x]
+        for i in range(filled):
+            most += max(best[i], cover[x])
+        if most < need:
+            return False
         r = x // n
         c = x % n
         shared = counts[0, r] + counts[1, c] + counts[2, c - r + n - 1] + counts[3, r + c]
@@ -534,6 +612,9 @@ def _workspace(n, k):
         np.zeros(n, dtype=np.uint64),  # the frame's uncovered cells, a mask of rows per column
         np.zeros(n, dtype=np.int64),  # the empty rows, in order
         np.zeros(n, dtype=np.int64),  # the empty columns, in order
+        np.zeros(n, dtype=np.uint64),  # the allowed cells that cover enough, a mask per row
+        np.zeros(n, dtype=np.uint64),  # a child's uncovered cells, a mask per row
+        np.zeros(4 * n + 1, dtype=np.int64),  # the cells of each cover (_top)
     )
 
 
@@ -552,8 +633,11 @@ def _lookahead(n, k):
 
 
 @kernel()
-def _evaluate(n, k, depth, occ, allowed, cand, work, frame):
+def _evaluate(n, k, depth, occ, allowed, cand, work, frame, checked=False):
     """Fill ``cand[depth]`` with the node's children; return how many, or ``LEAF``.
+
+    ``checked``: the parent's look-ahead already tried the frame on this node
+    (:func:`_child_framed`).
 
     ``LEAF``: the queens placed (exactly k) cover the board. A node whose
     queens cover the board early branches on every allowed cell (any of them
@@ -584,7 +668,7 @@ def _evaluate(n, k, depth, occ, allowed, cand, work, frame):
         return m
     if depth == k:
         return 0
-    return _expand(n, k, depth, total, uncovered, allowed, cand, work, rows, cols, frame)
+    return _expand(n, k, depth, total, uncovered, allowed, cand, work, rows, cols, frame, checked)
 
 
 @kernel()
@@ -674,10 +758,19 @@ def search(
             nxt[depth] = 0
             level = depth - counters[ROOT]  # the node's place along the part's path
             on_path = 0 <= level < path.shape[0]
-            m = _evaluate(n, k, depth, occ, allowed, cand, work, frame)
+            # the parent's look-ahead tried this node's frame (the parent is off the path)
+            checked = frame >= TARGET and level - 1 >= path.shape[0]
+            m = _evaluate(
+                n, k, depth, occ, allowed, cand, work,
+                min(frame, AHEAD) if on_path else frame, checked,
+            )  # fmt: skip
+            # a node of the path branches as plan() saw it: on the same cell
             if m > 0 and frame >= AHEAD and not on_path and k - depth >= 2:
-                # a node of the path is split as plan() saw it: no look-ahead there
-                m = _ahead(n, k - depth, work[0], allowed[depth], work[3], cand[depth], m, scratch)
+                # and with no look-ahead
+                m = _ahead(
+                    n, k - depth, work[0], allowed[depth], work[3], cand[depth], m, scratch,
+                    occ[depth, 0], occ[depth, 1], work, frame,
+                )  # fmt: skip
             if m == LEAF:
                 for i in range(k):
                     found[i] = queens[i]
