@@ -67,7 +67,7 @@ class Entries:
         words = ctypes.c_uint64 * n
         edges, ties, stack = words(*edge), words(), (ctypes.c_uint64 * (4 * n))()
         twelfths = 0
-        for part in by_edge_queens(n, distance, allowed):  # near a corner: once per last-row queen
+        for part in by_edge_queens(n, distance, allowed):  # near a corner: per edge queens
             result = ctypes.c_int64()
             status = self._leaves(
                 ctypes.byref(result), None, n, words(*part), edges, bottom, ties, stack
