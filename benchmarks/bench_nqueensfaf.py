@@ -22,8 +22,8 @@ The build goes to ``DIR`` (default: ``/tmp/nqueensfaf-build``).
 --workers W N`` and ``java FafCount N W`` in turn, ``--runs`` times each
 (A B A B ...), checks both totals against A000170 and prints a Markdown table:
 the fastest run of each (wall seconds, and its CPU seconds: user + system of
-the process and its children), and NQueensFAF's over cpqueens' (above 1:
-cpqueens is faster). Results: ``benchmarks/RESULTS-frontier.md``.
+the process and its children, timed by ``alternate.timed``), and NQueensFAF's
+over cpqueens' (above 1: cpqueens is faster). Results: ``benchmarks/RESULTS-frontier.md``.
 """
 
 from __future__ import annotations
@@ -31,13 +31,16 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import alternate
 
 #: OEIS A000170, n = 12..22.
 A000170 = {
@@ -159,14 +162,11 @@ def build(checkout: Path, out: Path) -> Path:
 
 
 def _timed(command: list[str]) -> tuple[float, float, int]:
-    """Wall and CPU seconds (user + system) of a whole process, and the integer it printed last."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, check=True, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return seconds, cpu, int(done.stdout.split()[-1])
+    """Wall and CPU seconds of a whole process (``alternate.timed``), its last integer printed."""
+    run = alternate.timed(command)
+    if run.code:
+        raise SystemExit(f"{' '.join(command)} exited {run.code}")
+    return run.wall, run.cpu, int(run.stdout.split()[-1])
 
 
 def compare(checkout: Path, sizes: list[int], workers: list[int], runs: int, out: Path) -> None:
