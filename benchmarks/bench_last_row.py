@@ -26,31 +26,12 @@ import argparse
 import time
 
 import numpy as np
+from oeis import A000170
 
 from cpqueens.kernels.classes import _weighed_leaves, scratch
 from cpqueens.kernels.edges import by_edge_columns, by_edge_queens, by_last_row, marks, masks
 from cpqueens.kernels.placements import count_placements
 from cpqueens.strategies.class_count import combine, count_piece, pieces, symmetric_rows
-
-#: OEIS A000170, n = 5..20.
-A000170 = {
-    5: 10,
-    6: 4,
-    7: 40,
-    8: 92,
-    9: 352,
-    10: 724,
-    11: 2680,
-    12: 14200,
-    13: 73712,
-    14: 365596,
-    15: 2279184,
-    16: 14772512,
-    17: 95815104,
-    18: 666090624,
-    19: 4968057848,
-    20: 39029188884,
-}
 
 
 def board_rows(n: int, board: str) -> list[int]:

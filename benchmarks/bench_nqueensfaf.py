@@ -41,21 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import alternate
-
-#: OEIS A000170, n = 12..22.
-A000170 = {
-    12: 14200,
-    13: 73712,
-    14: 365596,
-    15: 2279184,
-    16: 14772512,
-    17: 95815104,
-    18: 666090624,
-    19: 4968057848,
-    20: 39029188884,
-    21: 314666222712,
-    22: 2691008701644,
-}
+from oeis import A000170
 
 #: The folders of a checkout that the CpuSolver needs.
 SOURCES = ("nqueensfaf-core/src/main/java", "nqueensfaf-impl/src/main/java")
