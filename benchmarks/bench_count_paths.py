@@ -1,4 +1,4 @@
-"""One count per process, for ``farm-bench`` to time whole processes side by side (issue 40).
+"""One count per process, for ``alternate.py`` to time whole processes side by side (issue 40).
 
 Each case prints its answer (checked by the caller) and nothing else:
 
@@ -19,6 +19,13 @@ Each case prints its answer (checked by the caller) and nothing else:
 To time the code before a change, run the same file with that commit's tree
 first on ``PYTHONPATH`` (``git archive BASE | tar -x -C /tmp/base``, then
 ``PYTHONPATH=/tmp/base python benchmarks/bench_count_paths.py ...``).
+
+Two cases side by side, A B A B ..., the ratio pair by pair:
+
+    python benchmarks/alternate.py --pairs 7 \
+        "python benchmarks/bench_count_paths.py cond 12 3" \
+        "python benchmarks/bench_count_paths.py cond 13 3"
+
 Results: ``benchmarks/RESULTS-count-paths.md``.
 """
 

@@ -25,14 +25,13 @@ import time
 from pathlib import Path
 
 from distributed import Client, LocalCluster
+from oeis import A000170
 
 import cpqueens
 from cpqueens.execution.pool import local_pool
 from cpqueens.strategies.base import SUBPROBLEMS_PER_WORKER
 from cpqueens.strategies.class_count import depth_for, pieces
 
-#: OEIS A000170, to check every timed count.
-A000170 = {13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}
 GOAL = 1.2
 
 

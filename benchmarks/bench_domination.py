@@ -8,13 +8,16 @@ work's; only this one is rewritten):
     python benchmarks/bench_domination.py counts     # A002564 (and classes), n = 1..13
     python benchmarks/bench_domination.py proofs     # n = 14, 15 on 2 workers; a resumed proof
     python benchmarks/bench_domination.py versus     # side by side: the searches on and off
+    python benchmarks/bench_domination.py versus --small --runs 3   # n = 8 alone, printed
     python benchmarks/bench_domination.py estimate   # n = 16, 20, 22, 24: rate, tree size, cost
 
 Times are of whole processes (``cpqueens optimize domination N ...``: start-up,
 imports and loading the compiled kernels included) unless a row says
-otherwise. ``versus`` runs ``farm-bench`` (A: the command as it is; B: the same
-command with the domination search switched off, the path main takes: CP-SAT
-for the optimum, the generic compiled counter for the count), pair by pair.
+otherwise. ``versus`` times whole processes in turn (``alternate.py``; A: the
+command as it is; B: the same command with the domination search switched off,
+the path main takes: CP-SAT for the optimum, the generic compiled counter for
+the count), the ratio pair by pair; ``versus --small`` runs the small board
+(n = 8) alone and prints its table without writing the results.
 ``before ARGS...`` is that B: the command line with
 ``cpqueens.backends.bitmask.domination.applies`` made to say no.
 
@@ -36,7 +39,6 @@ import os
 import platform
 import random
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,6 +46,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import alternate  # noqa: E402
+
 RESULTS = HERE / "RESULTS-frontier.md"
 SECTION = "## Queen domination"
 BEGIN, END = "<!-- queen-domination: begin -->", "<!-- queen-domination: end -->"
@@ -218,15 +224,6 @@ def proofs(workers: int) -> None:
     write("Proofs beyond the bound: n = 14 and 15", text)
 
 
-def medians(report: str) -> tuple[str, str, str]:
-    """The medians farm-bench printed: A's wall seconds, B's, and A/B's, pair by pair."""
-    found = []
-    for name in ("A wall s", "B wall s", "A/B wall"):
-        match = re.search(rf"^{re.escape(name)}\s+([\d.]+)\s+([\d.]+)", report, re.MULTILINE)
-        found.append(match.group(2) if match else "?")
-    return found[0], found[1], found[2]
-
-
 def before(args: list[str]) -> int:
     """The command line with the domination search switched off: main's path (B of ``versus``)."""
     from cpqueens import cli
@@ -236,10 +233,11 @@ def before(args: list[str]) -> int:
     return cli.main(["optimize", "domination", *args])
 
 
-def versus(runs: int) -> None:
-    """farm-bench, A (this branch) against B (the same with the domination search off)."""
-    if shutil.which("farm-bench") is None:
-        raise SystemExit("versus needs farm-bench")
+def versus(runs: int, small: bool = False) -> None:
+    """A (this branch) against B (the same with the domination search off), whole processes.
+
+    ``small``: the small board alone, printed and not written to the results.
+    """
     script = str(Path(__file__).resolve())
     cases = [
         (["12", "--count"], 1, "A002564(12) = 8: main took 114 s"),
@@ -247,42 +245,36 @@ def versus(runs: int) -> None:
         (["19", "--time-limit", "120"], 1, "main: no answer in 120 s"),
         (["8"], runs, "a small board, both proved"),
     ]
-    rows = ["| command | A (median) | B (median) | A/B (median) | note |", "| --- " * 5 + "|"]
+    if small:
+        cases = cases[-1:]
+    rows = [
+        "| command | A (median) | B (median) | A/B (median) | pairs | note |",
+        "| --- " * 6 + "|",
+    ]
     for args, n, note in cases:
-        a = " ".join([*CLI[1:], *args])
-        b = f"{sys.executable} {script} before {' '.join(args)}"
-        out = subprocess.run(
-            [
-                "farm-bench",
-                "-n",
-                str(n),
-                "--warmup",
-                "0",
-                "--timeout",
-                "3600",
-                "--vs",
-                b,
-                "--",
-                sys.executable,
-                *a.split(),
-            ],
-            capture_output=True,
-            text=True,
-        ).stdout
-        print(out, flush=True)
-        a_med, b_med, r_med = medians(out)
+        a = [*CLI, *args]
+        b = [sys.executable, script, "before", *args]
+        pairs = alternate.alternate(a, b, n, warmup=0, timeout=3600)
+        print(f"`cpqueens optimize domination {' '.join(args)}`", flush=True)
+        print(alternate.table(pairs), flush=True)
+        found = alternate.summary(pairs)
+        a_med, b_med, r_med = (found[k][1] for k in ("A wall s", "B wall s", "A/B wall"))
         rows.append(
-            f"| `cpqueens optimize domination {' '.join(args)}` | {a_med} s | {b_med} s | "
-            f"{r_med} | {note} |"
+            f"| `cpqueens optimize domination {' '.join(args)}` | {a_med:.3f} s | "
+            f"{b_med:.3f} s | {r_med:.4f} | {len(pairs)} | {note} |"
         )
     text = (
         f"Command: `python benchmarks/bench_domination.py versus --runs {runs}` ({machine()}). "
-        "farm-bench times whole processes, A and B in turn, the ratio pair by pair; B is the "
-        "same command with the domination search switched off (`bench_domination.py before "
-        "ARGS`): CP-SAT's model with its bounds for the optimum, the generic compiled counter "
-        "for the count, as on main.\n\n" + "\n".join(rows)
+        "Whole processes timed in turn (A B A B ..., `benchmarks/alternate.py`), the ratio "
+        "A/B taken pair by pair, medians of the wall seconds; B is the same command with the "
+        "domination search switched off (`bench_domination.py before ARGS`): CP-SAT's model "
+        "with its bounds for the optimum, the generic compiled counter for the count, as on "
+        "main.\n\n" + "\n".join(rows)
     )
-    write("Side by side: the domination search on and off", text)
+    if small:
+        print("\n".join(rows))
+    else:
+        write("Side by side: the domination search on and off", text)
 
 
 # --- the projections: Knuth's estimate of the tree, and the measured rate ----------------------
@@ -425,7 +417,9 @@ def main() -> int:
     commands.add_parser("table").add_argument("--limit", type=float, default=60.0)
     commands.add_parser("counts")
     commands.add_parser("proofs").add_argument("--workers", type=int, default=2)
-    commands.add_parser("versus").add_argument("--runs", type=int, default=3)
+    side_by_side = commands.add_parser("versus")
+    side_by_side.add_argument("--runs", type=int, default=3)
+    side_by_side.add_argument("--small", action="store_true", help="n = 8 alone, not written")
     probing = commands.add_parser("estimate")
     probing.add_argument("--probes", type=int, default=500)
     probing.add_argument("--seconds", type=float, default=20.0)
@@ -437,7 +431,7 @@ def main() -> int:
         "table": lambda: table(args.limit),
         "counts": counts,
         "proofs": lambda: proofs(args.workers),
-        "versus": lambda: versus(args.runs),
+        "versus": lambda: versus(args.runs, args.small),
         "estimate": lambda: estimate(args.probes, args.seconds),
     }[args.command]()
     return 0

@@ -1,18 +1,20 @@
-"""Pieces of the symmetry kernels near a corner, split by their last row, side by side (issue 45).
+"""Pieces of the symmetry kernels near a corner split by their edge queens, side by side (issue 45).
 
-``kernels.edges.by_last_row`` splits a "top" piece whose row-0 queen stands
-within n / 3 of a corner into one part per last-row queen. Two cases:
+``kernels.edges.by_edge_queens`` splits a "top" piece whose row-0 queen stands
+within n / 3 of a corner into one part per last-row queen, and within n / 5 by
+the queens of columns 0 and n - 1 too. Two cases:
 
     python benchmarks/bench_last_row.py compare N [--board free|corners] [--depth 1] [--repeats 3]
             [--distances 5,6]
         per distance, the pieces of the count's split (``class_count.pieces(N, depth)``)
-        searched whole and split, in turn in this process (CPU time, best of the repeats),
-        the sums compared: the distances the split takes, and the first it leaves;
+        searched whole, by the last row, and by it and the edge columns (at any distance),
+        in turn in this process (CPU time, best of the repeats), the sums compared: the
+        distances the library splits, and the first it leaves whole;
     python benchmarks/bench_last_row.py check FIRST LAST
         n = FIRST..LAST: the free board's total by the kernels (split) against A000170, the
         board with its corners blocked against the plain bitmask search
         (``kernels.placements.count_placements``), every "top" piece at depth 1, whatever its
-        distance, split by its last row against itself whole.
+        distance, split by its last row and by the edge columns against itself whole.
 
 Both searches are ``kernels.classes._weighed_leaves``, the same machine code as the
 object file's. Results: benchmarks/RESULTS-frontier.md (issue 45).
@@ -24,31 +26,12 @@ import argparse
 import time
 
 import numpy as np
+from oeis import A000170
 
 from cpqueens.kernels.classes import _weighed_leaves, scratch
-from cpqueens.kernels.edges import by_last_row, marks, masks
+from cpqueens.kernels.edges import by_edge_columns, by_edge_queens, by_last_row, marks, masks
 from cpqueens.kernels.placements import count_placements
 from cpqueens.strategies.class_count import combine, count_piece, pieces, symmetric_rows
-
-#: OEIS A000170, n = 5..20.
-A000170 = {
-    5: 10,
-    6: 4,
-    7: 40,
-    8: 92,
-    9: 352,
-    10: 724,
-    11: 2680,
-    12: 14200,
-    13: 73712,
-    14: 365596,
-    15: 2279184,
-    16: 14772512,
-    17: 95815104,
-    18: 666090624,
-    19: 4968057848,
-    20: 39029188884,
-}
 
 
 def board_rows(n: int, board: str) -> list[int]:
@@ -61,13 +44,21 @@ def board_rows(n: int, board: str) -> list[int]:
     return list(rows)
 
 
-def search(n: int, piece: tuple, rows: list[int], split: bool) -> int:
-    """A "top" piece's twelfths, its rows searched whole or split by the last row (any distance)."""
+def search(n: int, piece: tuple, rows: list[int], split: str) -> int:
+    """A "top" piece's twelfths, its rows split as ``split`` says.
+
+    "whole": not split; "last": by its last row; "edges": by it and the edge
+    columns (both at any distance); "library": as ``by_edge_queens`` does.
+    """
     _, distance, row1, row2 = piece
     edge, bottom = marks(n, distance)
     allowed = [a & r for a, r in zip(masks(n, distance, row1, row2), rows, strict=True)]
-    # by_last_row splits whenever its distance is below n / 3: 0 splits every piece
-    parts = by_last_row(n, 0, allowed) if split else [allowed]
+    parts = {
+        "whole": lambda: [allowed],
+        "last": lambda: by_last_row(n, [allowed]),
+        "edges": lambda: by_edge_columns(n, by_last_row(n, [allowed])),
+        "library": lambda: by_edge_queens(n, distance, allowed),
+    }[split]()
     edges, ties, stack = np.array(edge, np.uint64), *scratch(n)
     return sum(
         int(_weighed_leaves(np.array(p, np.uint64), edges, np.uint64(bottom), ties, stack))
@@ -75,42 +66,52 @@ def search(n: int, piece: tuple, rows: list[int], split: bool) -> int:
     )
 
 
-def compare(n: int, board: str, depth: int, repeats: int, only: list[int] | None) -> None:
-    """Per distance: the pieces whole and split, CPU seconds (best of ``repeats``), the ratio.
+def library_split(n: int, distance: int) -> str:
+    """What ``by_edge_queens`` does at ``distance``: "whole", "last" or "edges"."""
+    return "whole" if 3 * distance >= n else "last" if 5 * distance >= n else "edges"
 
-    ``only``: these distances (else those the split takes and the first it leaves).
+
+def compare(n: int, board: str, depth: int, repeats: int, only: list[int] | None) -> None:
+    """Per distance: the pieces whole, by the last row, by it and the edge columns (CPU s).
+
+    Best of ``repeats``, the three in turn; ``only``: these distances (else those
+    the library splits and the first it leaves whole).
     """
     rows = board_rows(n, board)
-    search(8, ("top", 1, 255, 255), [255] * 8, True)  # load the kernel
+    search(8, ("top", 1, 255, 255), [255] * 8, "edges")  # load the kernel
     by_distance: dict[int, list] = {}
     for piece in pieces(n, depth):
         if piece.kind == "top":
             by_distance.setdefault(piece.distance, []).append(piece)
     taken = [d for d in sorted(by_distance) if 3 * d < n]
     shown = taken + [d for d in sorted(by_distance) if 3 * d >= n][:1] if only is None else only
+    sides = ("whole", "last", "edges")
     print(f"n = {n}, {board} board, depth {depth}, best of {repeats} (CPU s)")
-    print("| distance | pieces | twelfths | whole | split | split / whole | split taken |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | --- |")
-    sums = {"whole": 0.0, "split": 0.0}
+    print(
+        "| distance | pieces | twelfths | whole | last row | ratio | and columns | ratio | taken |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    sums = dict.fromkeys(("whole", "library"), 0.0)
     for distance in shown:
-        best = {"whole": float("inf"), "split": float("inf")}
+        best = dict.fromkeys(sides, float("inf"))
         found = set()
         for _ in range(repeats):
-            for side in ("whole", "split"):
+            for side in sides:
                 start = time.process_time()
-                total = sum(search(n, p, rows, side == "split") for p in by_distance[distance])
+                total = sum(search(n, p, rows, side) for p in by_distance[distance])
                 best[side] = min(best[side], time.process_time() - start)
                 found.add(total)
         if len(found) != 1:
             raise SystemExit(f"distance {distance}: the sums differ: {sorted(found)}")
-        for side in sums:
-            sums[side] += best[side]
+        taken_here = library_split(n, distance)
+        sums["whole"] += best["whole"]
+        sums["library"] += best[taken_here]
         print(
             f"| {distance} | {len(by_distance[distance])} | {found.pop():,} | {best['whole']:.3f}"
-            f" | {best['split']:.3f} | {best['split'] / best['whole']:.2f}"
-            f" | {'yes' if distance in taken else 'no'} |"
+            f" | {best['last']:.3f} | {best['last'] / best['whole']:.2f}"
+            f" | {best['edges']:.3f} | {best['edges'] / best['whole']:.2f} | {taken_here} |"
         )
-    print(f"these distances: whole {sums['whole']:.3f} s, split {sums['split']:.3f} s")
+    print(f"these distances: whole {sums['whole']:.3f} s, as the library {sums['library']:.3f} s")
 
 
 def check(first: int, last: int) -> None:
@@ -121,9 +122,9 @@ def check(first: int, last: int) -> None:
             parts = pieces(n, 1)
             for piece in parts:
                 if piece.kind == "top":
-                    whole, split = (search(n, piece, rows, s) for s in (False, True))
-                    if whole != split:
-                        raise SystemExit(f"n = {n}, {board}, {piece}: {split} split, {whole} whole")
+                    found = {s: search(n, piece, rows, s) for s in ("whole", "last", "edges")}
+                    if len(set(found.values())) != 1:
+                        raise SystemExit(f"n = {n}, {board}, {piece}: {found}")
             counts = [count_piece(n, p, None if board == "free" else tuple(rows)) for p in parts]
             two, four, eight = combine(n, parts, counts)
             total = 2 * two + 4 * four + 8 * eight

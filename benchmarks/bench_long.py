@@ -35,10 +35,9 @@ import time
 from pathlib import Path
 
 from distributed import LocalCluster
+from oeis import A000170
 
 HERE = Path(__file__).resolve().parent
-#: OEIS A000170, to check every timed count.
-A000170 = {14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624}
 GOALS = {"checkpoint": 1.2, "progress": 1.2, "dask": 1.3}
 
 

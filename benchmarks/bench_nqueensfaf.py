@@ -22,8 +22,8 @@ The build goes to ``DIR`` (default: ``/tmp/nqueensfaf-build``).
 --workers W N`` and ``java FafCount N W`` in turn, ``--runs`` times each
 (A B A B ...), checks both totals against A000170 and prints a Markdown table:
 the fastest run of each (wall seconds, and its CPU seconds: user + system of
-the process and its children), and NQueensFAF's over cpqueens' (above 1:
-cpqueens is faster). Results: ``benchmarks/RESULTS-frontier.md``.
+the process and its children, timed by ``alternate.timed``), and NQueensFAF's
+over cpqueens' (above 1: cpqueens is faster). Results: ``benchmarks/RESULTS-frontier.md``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
@@ -39,20 +38,10 @@ import tempfile
 import time
 from pathlib import Path
 
-#: OEIS A000170, n = 12..22.
-A000170 = {
-    12: 14200,
-    13: 73712,
-    14: 365596,
-    15: 2279184,
-    16: 14772512,
-    17: 95815104,
-    18: 666090624,
-    19: 4968057848,
-    20: 39029188884,
-    21: 314666222712,
-    22: 2691008701644,
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import alternate
+from oeis import A000170
 
 #: The folders of a checkout that the CpuSolver needs.
 SOURCES = ("nqueensfaf-core/src/main/java", "nqueensfaf-impl/src/main/java")
@@ -159,14 +148,11 @@ def build(checkout: Path, out: Path) -> Path:
 
 
 def _timed(command: list[str]) -> tuple[float, float, int]:
-    """Wall and CPU seconds (user + system) of a whole process, and the integer it printed last."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, check=True, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return seconds, cpu, int(done.stdout.split()[-1])
+    """Wall and CPU seconds of a whole process (``alternate.timed``), its last integer printed."""
+    run = alternate.timed(command)
+    if run.code:
+        raise SystemExit(f"{' '.join(command)} exited {run.code}")
+    return run.wall, run.cpu, int(run.stdout.split()[-1])
 
 
 def compare(checkout: Path, sizes: list[int], workers: list[int], runs: int, out: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -297,3 +298,93 @@ def test_fresh_workers_load_the_kernels_before_their_first_task():
     starts = [loaded for _, _, seen in states for loaded in seen]
     assert len(starts) == len(parts) > 2  # every task, each started with both kernels loaded
     assert starts == [[True, True]] * len(parts)
+
+
+@pytest.mark.slow
+def test_a_killed_scheduler_ends_the_count_in_one_line_with_its_parts_saved(tmp_path):
+    import signal
+
+    from tests.processes import wait_for
+
+    bin_folder = Path(sys.executable).parent
+    address_file = tmp_path / "scheduler.json"
+    processes = []
+
+    def start(*words: str) -> subprocess.Popen:
+        job = subprocess.Popen(
+            [str(bin_folder / "dask"), *words, "--no-dashboard"],
+            cwd=OUTSIDE,
+            env=environment(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        processes.append(job)
+        return job
+
+    try:
+        scheduler = start(
+            "scheduler", "--host", "127.0.0.1", "--port", "0",
+            "--scheduler-file", str(address_file),
+        )  # fmt: skip
+
+        def read_address() -> str:
+            """The scheduler's address, once its file is whole (it is not written at once)."""
+            try:
+                return json.loads(address_file.read_text())["address"]
+            except (OSError, ValueError, KeyError):
+                return ""
+
+        assert wait_for(read_address, timeout=120), "the scheduler never started"
+        address = read_address()
+        start("worker", address, "--nworkers", "1", "--nthreads", "1")
+        path = tmp_path / "q19.json"
+        command = [*CLI, "count", "19", "--scheduler", address, "--checkpoint", str(path)]
+        job = subprocess.Popen(
+            command, cwd=OUTSIDE, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        processes.append(job)
+        if not wait_for(path.exists, timeout=120):  # the count has split and bound its parts
+            job.kill()
+            pytest.fail(f"the count never started: {job.communicate()}")
+        scheduler.send_signal(signal.SIGKILL)
+        out, err = job.communicate(timeout=120)
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
+    total = json.loads(path.read_text())["subproblems"]
+    assert (job.returncode, out) == (1, b"")
+    assert re.fullmatch(
+        r"cpqueens: error: the connection to the Dask scheduler was lost \([^\n]+\); "
+        rf"{len(finished(path))} of {total} subproblems were counted and are saved in "
+        rf"{re.escape(str(path))}: run the same command to resume\n",
+        err.decode(),
+    ), err.decode()
+
+
+@pytest.mark.slow
+def test_an_error_raised_once_the_scheduler_is_gone_reads_as_the_lost_connection():
+    # Dask's reconnection once raced the thread submitting tasks and raised
+    # "RuntimeError: dictionary changed size during iteration", which the command line
+    # reported as its own internal error (A250000(18) on a starved LocalCluster).
+    from cpqueens.execution.runner import scheduler_lost
+    from tests.processes import wait_for
+
+    local = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None)
+    client = distributed.Client(local)
+    executor = client.get_executor()
+    race = RuntimeError("dictionary changed size during iteration")
+    try:
+        assert scheduler_lost(executor, race) is None  # connected: a task's own error
+        local.close()
+        assert wait_for(lambda: client.status != "running", timeout=120), client.status
+        lost = scheduler_lost(executor, race)
+    finally:
+        client.close()
+        local.close()
+    assert isinstance(lost, ConnectionError)
+    assert str(lost) == (
+        "the connection to the Dask scheduler was lost "
+        "(RuntimeError: dictionary changed size during iteration)"
+    )
+    assert scheduler_lost(None, race) is None  # no executor: a local pool's error stays as it is

@@ -122,3 +122,52 @@ def test_workers_and_executor_exclude_each_other():
     with ThreadPoolExecutor(1) as pool:
         with pytest.raises(ValueError, match=r"^pass workers or executor, not both: got workers=2"):
             cpqueens.model(6).count("bitmask", workers=2, executor=pool)
+
+
+class Counting(ThreadPoolExecutor):
+    """A thread pool that notes the most tasks submitted and unfinished at once.
+
+    Its tasks wait at ``gate``, which opens once ``target`` tasks are unfinished
+    together: the runner must reach its window before any task ends.
+    """
+
+    def __init__(self, workers, target):
+        super().__init__(workers)
+        self.lock = threading.Lock()
+        self.unfinished = self.most = 0
+        self.target = target
+        self.gate = threading.Event()
+
+    def submit(self, fn, /, *args, **kwargs):
+        with self.lock:
+            self.unfinished += 1
+            self.most = max(self.most, self.unfinished)
+            if self.unfinished == self.target:
+                self.gate.set()
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self.finished)
+        return future
+
+    def finished(self, future):
+        with self.lock:
+            self.unfinished -= 1
+
+
+@pytest.mark.parametrize("ahead", [1, 3, 64])
+def test_at_most_ahead_tasks_are_submitted_and_unfinished_at_a_time(ahead):
+    found = {}
+    with Counting(4, target=min(ahead, 50)) as pool:
+
+        def task(n):
+            assert pool.gate.wait(60), "the runner never had its window's tasks out at once"
+            return divmod(n, 7)
+
+        run(pool, task, {n: (n,) for n in range(50)}, found.update, ahead=ahead)
+    assert found == {n: divmod(n, 7) for n in range(50)}
+    assert pool.most == min(ahead, 50)
+
+
+def test_ahead_must_be_at_least_one():
+    with ThreadPoolExecutor(1) as pool:
+        with pytest.raises(ValueError, match=r"^ahead must be at least 1, not 0$"):
+            run(pool, divmod, {0: (1, 1)}, print, ahead=0)

@@ -138,10 +138,12 @@ def run_count(args: argparse.Namespace) -> int:
 def dask_client(address: str) -> Iterator[Any]:
     """A Dask ``distributed.Client`` connected to the scheduler at ``address``, closed on leaving.
 
-    Left by an error or Ctrl-C, it turns logging off for the rest of the
-    command before closing: results still in transit die with the connection,
-    and Dask's event loop thread would log each loss on stderr (during the
-    close or just after it) besides the one line this command prints.
+    Logging is off in this process while it is connected, and for the rest of
+    the command if an error or Ctrl-C leaves it: the command reports a lost
+    cluster itself, in one line (the parts saved, how to resume). Dask's
+    client and tornado log each lost connection, and each result that dies in
+    transit when the client closes, on stderr with a traceback: a killed
+    scheduler made them do so while the count was still running.
     """
     try:
         from distributed import Client
@@ -153,14 +155,15 @@ def dask_client(address: str) -> Iterator[Any]:
         client = Client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise UsageError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+    logging.disable(logging.CRITICAL)  # Dask's loggers set levels of their own: all of them
     try:
         with _quiet_on_signals():
             yield client
     except BaseException:
-        logging.disable(logging.CRITICAL)
         client.close()
         raise
     client.close()
+    logging.disable(logging.NOTSET)
 
 
 @contextmanager

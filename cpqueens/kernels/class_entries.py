@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cpqueens.kernels import objects
-from cpqueens.kernels.edges import by_last_row, marks, masks
+from cpqueens.kernels.edges import by_edge_queens, marks, masks
 from cpqueens.kernels.jit import lock_file
 
 #: The files whose text the object's machine code depends on (its key hashes them).
@@ -67,7 +67,7 @@ class Entries:
         words = ctypes.c_uint64 * n
         edges, ties, stack = words(*edge), words(), (ctypes.c_uint64 * (4 * n))()
         twelfths = 0
-        for part in by_last_row(n, distance, allowed):  # near a corner: once per last-row queen
+        for part in by_edge_queens(n, distance, allowed):  # near a corner: per edge queens
             result = ctypes.c_int64()
             status = self._leaves(
                 ctypes.byref(result), None, n, words(*part), edges, bottom, ties, stack

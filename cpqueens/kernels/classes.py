@@ -30,9 +30,10 @@ solutions are densest, rather than those of the columns next to the corners
 (Takahashi's smallest-distance representatives, this module's earlier
 choice): about a quarter less search at n = 16, the same DFS on both. A
 piece whose row-0 queen is within n / 3 of a corner is searched once per
-queen of its last row, that queen's lines closed beforehand
-(:func:`cpqueens.kernels.edges.by_last_row`): the top-down search would learn
-only in its last rows that every edge queen must be that near a corner.
+queen of its last row (within n / 5, of columns 0 and n - 1 too), that
+queen's lines closed beforehand (:func:`cpqueens.kernels.edges.by_edge_queens`):
+the top-down search would learn only in its last rows that every edge queen
+must be that near a corner.
 
 The search is that of :func:`cpqueens.kernels.placements.count_placements` (explicit
 stack, the last rows unrolled, here ten; nine in the hole sums' kernel) with a
@@ -54,7 +55,7 @@ import numpy as np
 from numba import carray, njit, types
 
 from cpqueens.kernels.bits import live, lowest_index, popcount
-from cpqueens.kernels.edges import by_last_row, marks, masks
+from cpqueens.kernels.edges import by_edge_queens, marks, masks
 from cpqueens.kernels.jit import kernel
 
 _ONE = np.uint64(1)
@@ -546,7 +547,7 @@ def count_piece(
     allowed = [a & b for a, b in zip(masks(n, distance, row1, row2), board.tolist(), strict=True)]
     edges, ties, stack = np.array(edge, np.uint64), *scratch(n)
     twelfths = 0
-    for part in by_last_row(n, distance, allowed):  # near a corner: once per last-row queen
+    for part in by_edge_queens(n, distance, allowed):  # near a corner: per edge queens
         twelfths += int(
             _weighed_leaves(np.array(part, np.uint64), edges, np.uint64(bottom), ties, stack)
         )
@@ -602,7 +603,7 @@ def count_less_holes(
     sums, (ties, stack) = np.zeros(n, np.int64), scratch(n)
     edges = np.array(edge, np.uint64)
     twelfths = hits = 0
-    for part in by_last_row(n, distance, masks(n, distance, row1, row2)):  # as count_piece
+    for part in by_edge_queens(n, distance, masks(n, distance, row1, row2)):  # as count_piece
         found = _weighed_hits(
             np.array(part, np.uint64), edges, np.uint64(bottom), cellw, sums, ties, stack
         )

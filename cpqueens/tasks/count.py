@@ -29,7 +29,7 @@ from cpqueens.errors import (
     WorkerLostError,
 )
 from cpqueens.execution.progress import Progress, counted
-from cpqueens.execution.runner import run, run_serially
+from cpqueens.execution.runner import lost_connection, run, run_serially, scheduler_lost
 from cpqueens.strategies import burnside
 from cpqueens.strategies.base import Strategy
 from cpqueens.strategies.declared import check_declared
@@ -298,11 +298,13 @@ class _Job:
                 except (CancelledError, OSError) as error:  # a cluster's scheduler went away
                     if executor is None:
                         raise
-                    raise self._lost(error, already + len(seen), total) from error
+                    lost = lost_connection(executor, error)
+                    raise self._lost(lost, already + len(seen), total) from error
                 except Exception as error:
-                    if type(error).__name__ != "KilledWorker":  # Dask gave up on a task
-                        raise
-                    raise self._lost(error, already + len(seen), total) from error
+                    lost = scheduler_lost(executor, error)
+                    if lost is None and type(error).__name__ != "KilledWorker":
+                        raise  # a task's own error (KilledWorker: Dask gave up on a task)
+                    raise self._lost(lost or error, already + len(seen), total) from error
 
     def _run(
         self,

@@ -35,7 +35,7 @@ from cpqueens.errors import (
 )
 from cpqueens.execution.checkpoint import Part
 from cpqueens.execution.progress import Progress
-from cpqueens.execution.runner import run, run_serially
+from cpqueens.execution.runner import lost_connection, run, run_serially, scheduler_lost
 from cpqueens.vocabulary.board import Board
 from cpqueens.vocabulary.checks import check_executor, check_workers
 from cpqueens.vocabulary.problem import Problem
@@ -151,11 +151,13 @@ class Runner:
                 except (BrokenExecutor, CancelledError, OSError) as error:
                     if self.executor is None and not isinstance(error, BrokenExecutor):
                         raise
-                    raise _lost(error, len(done), len(parts), journal) from error
+                    lost = lost_connection(self.executor, error)
+                    raise _lost(lost, len(done), len(parts), journal) from error
                 except Exception as error:
-                    if type(error).__name__ != "KilledWorker":  # Dask gave up on a task
-                        raise
-                    raise _lost(error, len(done), len(parts), journal) from error
+                    lost = scheduler_lost(self.executor, error)
+                    if lost is None and type(error).__name__ != "KilledWorker":
+                        raise  # a task's own error (KilledWorker: Dask gave up on a task)
+                    raise _lost(lost or error, len(done), len(parts), journal) from error
         return parts, done
 
     def unsaved(self) -> Runner:
