@@ -301,10 +301,10 @@ class _Job:
                     lost = lost_connection(executor, error)
                     raise self._lost(lost, already + len(seen), total) from error
                 except Exception as error:
-                    lost = scheduler_lost(executor, error)
-                    if lost is None and type(error).__name__ != "KilledWorker":
+                    gone = scheduler_lost(executor, error)
+                    if gone is None and type(error).__name__ != "KilledWorker":
                         raise  # a task's own error (KilledWorker: Dask gave up on a task)
-                    raise self._lost(lost or error, already + len(seen), total) from error
+                    raise self._lost(gone or error, already + len(seen), total) from error
 
     def _run(
         self,

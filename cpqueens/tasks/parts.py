@@ -154,10 +154,10 @@ class Runner:
                     lost = lost_connection(self.executor, error)
                     raise _lost(lost, len(done), len(parts), journal) from error
                 except Exception as error:
-                    lost = scheduler_lost(self.executor, error)
-                    if lost is None and type(error).__name__ != "KilledWorker":
+                    gone = scheduler_lost(self.executor, error)
+                    if gone is None and type(error).__name__ != "KilledWorker":
                         raise  # a task's own error (KilledWorker: Dask gave up on a task)
-                    raise _lost(lost or error, len(done), len(parts), journal) from error
+                    raise _lost(gone or error, len(done), len(parts), journal) from error
         return parts, done
 
     def unsaved(self) -> Runner:
