@@ -6,7 +6,8 @@ entries loaded without numba (:mod:`cpqueens.kernels.class_entries`).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from functools import partial
 
 
 def masks(n: int, distance: int, row1: int, row2: int) -> list[int]:
@@ -93,11 +94,13 @@ def by_edge_columns(n: int, parts: list[list[int]]) -> list[list[int]]:
     """Each part once per queen of column 0, then of column n - 1, its lines closed."""
     for column in (0, n - 1):
         bit = 1 << column
-        parts = _placed(n, parts, lambda part, bit=bit: _rows_of(part, bit))
+        parts = _placed(n, parts, partial(_rows_of, bit=bit))
     return parts
 
 
-def _placed(n: int, parts: list[list[int]], cells: Any) -> list[list[int]]:
+def _placed(
+    n: int, parts: list[list[int]], cells: Callable[[list[int]], Iterable[tuple[int, int]]]
+) -> list[list[int]]:
     """Each part once per cell ``cells(part)`` gives, a queen placed there: its lines closed.
 
     A part in which some row already holds only that queen's cell is kept as
