@@ -55,8 +55,10 @@ EXHAUSTED, PAUSED, FOUND, NO_PATH = 0, -1, 1, -2
 #: columns (:data:`FRAME`, what the parts are split by); the frame and the look-ahead at each
 #: child's cover bound (:data:`AHEAD`, :func:`_ahead`); and (:data:`TARGET`) the branching
 #: cell chosen by the cells that can still be in a covering set, a node cut when an
-#: uncovered cell has none, and the look-ahead's children cut by their own frame too.
-NONE, FRAME, AHEAD, TARGET = 0, 1, 2, 3
+#: uncovered cell has none, and the look-ahead's children cut by their own frame too;
+#: and (:data:`CENTRES`) the look-ahead's children cut by the union bound of two centres
+#: too (:func:`_centres`).
+NONE, FRAME, AHEAD, TARGET, CENTRES = 0, 1, 2, 3, 4
 #: What :func:`_evaluate` returns for k queens that cover the board.
 LEAF = -1
 #: counters[...]: the depth, whether the node there is new, the queens placed at the start,
@@ -464,9 +466,11 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, 
     :func:`_lookahead`'s arrays. From ``level`` :data:`TARGET` on, a child is
     also dropped when its own node would be cut by the frame
     (:func:`_child_framed`; ``rows`` and ``cols``: the node's occupied ones,
-    ``work``: :func:`_workspace`'s arrays).
+    ``work``: :func:`_workspace`'s arrays); from :data:`CENTRES` on, also when
+    the union bound of two centres rules it out (:func:`_centres`; children
+    with at least 2 queens left).
     """
-    near, counts, order, best, heads, taken = scratch
+    near, counts, order, best, heads, taken, cells, worths, left, mine = scratch
     total = 0
     for r in range(n):
         total += popcount(uncovered[r])
@@ -498,12 +502,17 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, 
     for i in range(m):
         q = cand[i]
         need = total - cover[q]
-        if need <= 0 or (
-            _reaches(n, j - 1, need, q, uncovered, cover, order, size, near, counts, best, taken)
-            and (
-                level < TARGET or not _child_framed(n, j - 1, q, uncovered, near, rows, cols, work)
-            )
-        ):
+        keep = need <= 0 or _reaches(
+            n, j - 1, need, q, uncovered, cover, order, size, near, counts, best, taken
+        )
+        if keep and need > 0 and level >= TARGET:
+            keep = not _child_framed(n, j - 1, q, uncovered, near, rows, cols, work)
+        if keep and need > 0 and level >= CENTRES and 3 <= j <= 5:
+            keep = _centres(
+                n, j - 1, need, q, uncovered, cover, order, size, near, counts, taken, cells,
+                worths, best, heads, left, mine,
+            )  # fmt: skip
+        if keep:
             cand[kept] = q
             kept += 1
             taken[q // n] |= _ONE << np.uint64(q % n)
@@ -600,6 +609,228 @@ def _reaches(n, j, need, q, uncovered, cover, order, size, near, counts, best, t
 
 
 @kernel()
+def _centres(
+    n, j, need, q, uncovered, cover, order, size, near, counts, taken, cells, worths, best, heads,
+    left, mine,
+):  # fmt: skip
+    """Whether the union bound of two centres lets j >= 2 queens besides q cover ``need`` cells.
+
+    Child q must cover U, the ``need`` cells of ``uncovered`` that q's lines
+    leave (``near``: those q covers, ``counts``: their line counts, both
+    :func:`_reaches`'), with a set S of j queens on the cells of ``order``
+    (the allowed cells, the largest ``cover`` first) other than q and the
+    kept earlier siblings (``taken``). Write A_x for the cells of U that x
+    covers and v(x) = |A_x| (``cover[x]`` less q's cells on x's lines).
+
+    - A cell z with v(z) below ``need`` less the j - 1 largest v is in no
+      such S (S's cover is at most the sum of its v): the others are left
+      out, and those kept are sorted by v, the largest first (``cells``,
+      ``worths``).
+    - Let y be S's member that comes first in that list. By the union bound
+      ``|U| <= |A_y| + sum over z in S - y of |A_z - A_y|``, with
+      ``|A_z - A_y| = v(z) - |A_y & A_z|`` (:func:`_overlap`) and every z after
+      y; so S exists only if for some y, v(y) plus the j - 1 largest of
+      ``v(z) - |A_y & A_z|`` over the cells z after y reach ``need``.
+
+    No y passes: q has no completion, and is dropped; the first y that
+    passes keeps it. Each worth after y is at most v(y), so the first
+    members stop where j copies of v(y) fall short; a scan stops as
+    :func:`_reaches` does, v capping every later worth. ``ucount``: the
+    node's uncovered cells per line; ``best``: scratch.
+    """
+    filled = 0  # the j - 1 largest v, and the cells that may beat the floor
+    top = 0
+    m = 0
+    shift = cells.shape[0] // 2  # where the sorted cells go
+    for r in range(n):
+        left[r] = uncovered[r] & ~near[r]
+    for t in range(size):
+        x = order[t]
+        cap = cover[x]
+        most = (j - 1 - filled) * cap  # the j - 1 largest v can reach no more than this
+        for i in range(filled):
+            most += max(best[i], cap)
+        if cap < need - most:
+            break  # no later cell reaches the floor
+        r = x // n
+        c = x % n
+        if x == q or (taken[r] >> np.uint64(c)) & _ONE:
+            continue
+        value = cap - counts[0, r] - counts[1, c] - counts[2, c - r + n - 1] - counts[3, r + c]
+        if (near[r] >> np.uint64(c)) & _ONE:
+            value += 3
+        if value <= 0:
+            continue
+        cells[m] = x
+        worths[m] = value
+        m += 1
+        if filled == j - 1:
+            if value <= best[j - 2]:
+                continue
+            top -= best[j - 2]
+            filled -= 1
+        i = filled
+        while i > 0 and best[i - 1] < value:
+            best[i] = best[i - 1]
+            i -= 1
+        best[i] = value
+        filled += 1
+        top += value
+    floor = max(need - top, 1)
+    vmax = best[0]
+    for value in range(floor, vmax + 1):
+        heads[value] = 0
+    for t in range(m):  # the cells at the floor or above, the largest v first: by counting
+        if worths[t] >= floor:
+            heads[worths[t]] += 1
+    kept = 0
+    for value in range(vmax, floor - 1, -1):
+        many = heads[value]
+        heads[value] = kept + shift
+        kept += many
+    for t in range(m):
+        value = worths[t]
+        if value >= floor:
+            cells[heads[value]] = cells[t]
+            worths[heads[value]] = value
+            heads[value] += 1
+    for a in range(shift, shift + kept):
+        first = worths[a]
+        if a + j > shift + kept:
+            break  # fewer than j cells from here
+        most = first
+        for b in range(a + 1, a + j):
+            most += worths[b]
+        if most < need:
+            break  # nor from any later first member: the j from here are the largest
+        y = cells[a]
+        ry = y // n
+        cy = y % n
+        mine[:, :] = 0  # the cells of U that y covers, per line
+        for r in range(n):
+            if r == ry:
+                w = left[r]
+            else:
+                w = _attacked_in(n, ry, cy, r) & left[r]
+            while w:
+                c = np.int64(lowest_index(w))
+                w &= w - _ONE
+                mine[0, r] += 1
+                mine[1, c] += 1
+                mine[2, c - r + n - 1] += 1
+                mine[3, r + c] += 1
+        rest = need - first
+        filled = 0
+        total = 0
+        for b in range(a + 1, shift + kept):
+            cap = worths[b]
+            if filled == j - 1 and cap <= best[j - 2]:
+                break  # no later cell can enter the j - 1 best
+            most = (j - 1 - filled) * cap
+            for i in range(filled):
+                most += max(best[i], cap)
+            if most < rest:
+                break
+            z = cells[b]
+            r = z // n
+            c = z % n
+            value = cap - mine[0, r] - mine[1, c] - mine[2, c - r + n - 1] - mine[3, r + c]
+            if (r == ry or c == cy or r - c == ry - cy or r + c == ry + cy) and (
+                left[r] >> np.uint64(c)
+            ) & _ONE:
+                value += 3  # z itself, counted on its four lines
+            if value <= 0:
+                continue
+            if filled == j - 1:
+                if value <= best[j - 2]:
+                    continue
+                total -= best[j - 2]
+                filled -= 1
+            i = filled
+            while i > 0 and best[i - 1] < value:
+                best[i] = best[i - 1]
+                i -= 1
+            best[i] = value
+            filled += 1
+            total += value
+            if total >= rest:
+                return True
+    return False
+
+
+@kernel()
+def _left(n, r, c, uncovered, near):
+    """1 if (r, c) is on the board and a cell the child leaves (``uncovered`` less ``near``)."""
+    if r < 0 or r >= n or c < 0 or c >= n:
+        return 0
+    return np.int64(((uncovered[r] & ~near[r]) >> np.uint64(c)) & _ONE)
+
+
+@kernel()
+def _overlap(n, y, z, uncovered, near, ucount, counts):
+    """How many cells both y and z cover among those a child leaves (``uncovered`` less ``near``).
+
+    Two cells share at most one line: its cells left are its count in
+    ``ucount`` less ``near``'s (``counts``). Each other line of y meets each
+    other line of z that is not parallel to it in at most one cell, never y
+    or z (that would be a second shared line) and never twice the same (a
+    cell on two of y's lines is y): at most 12 meetings, 6 beside a shared
+    line, each tested.
+    """
+    ry = y // n
+    cy = y % n
+    rz = z // n
+    cz = z % n
+    dy = cy - ry
+    dz = cz - rz
+    sy = ry + cy
+    sz = rz + cz
+    total = 0
+    shared = -1
+    if ry == rz:
+        shared = 0
+        total = ucount[0, ry] - counts[0, ry]
+    elif cy == cz:
+        shared = 1
+        total = ucount[1, cy] - counts[1, cy]
+    elif dy == dz:
+        shared = 2
+        total = ucount[2, dy + n - 1] - counts[2, dy + n - 1]
+    elif sy == sz:
+        shared = 3
+        total = ucount[3, sy] - counts[3, sy]
+    if shared != 0:  # y's row with z's column, diagonal, anti-diagonal
+        if shared != 1:
+            total += _left(n, ry, cz, uncovered, near)
+        if shared != 2:
+            total += _left(n, ry, ry + dz, uncovered, near)
+        if shared != 3:
+            total += _left(n, ry, sz - ry, uncovered, near)
+    if shared != 1:  # y's column
+        if shared != 0:
+            total += _left(n, rz, cy, uncovered, near)
+        if shared != 2:
+            total += _left(n, cy - dz, cy, uncovered, near)
+        if shared != 3:
+            total += _left(n, sz - cy, cy, uncovered, near)
+    if shared != 2:  # y's diagonal
+        if shared != 0:
+            total += _left(n, rz, rz + dy, uncovered, near)
+        if shared != 1:
+            total += _left(n, cz - dy, cz, uncovered, near)
+        if shared != 3 and (sz - dy) % 2 == 0:
+            total += _left(n, (sz - dy) // 2, (sz + dy) // 2, uncovered, near)
+    if shared != 3:  # y's anti-diagonal
+        if shared != 0:
+            total += _left(n, rz, sy - rz, uncovered, near)
+        if shared != 1:
+            total += _left(n, sy - cz, cz, uncovered, near)
+        if shared != 2 and (sy - dz) % 2 == 0:
+            total += _left(n, (sy - dz) // 2, (sy + dz) // 2, uncovered, near)
+    return total
+
+
+@kernel()
 def _workspace(n, k):
     """The scratch arrays of :func:`_evaluate`, made once per call of a search."""
     lines = 2 * n - 1
@@ -629,6 +860,10 @@ def _lookahead(n, k):
         np.zeros(k + 1, dtype=np.int64),  # the j largest covers a child leaves
         np.zeros(4 * n + 1, dtype=np.int64),  # the cells of each cover, then where they go
         np.zeros(n, dtype=np.uint64),  # the children kept so far, a mask per row
+        np.zeros(2 * n * n, dtype=np.int64),  # the cells that may be in a child's set, then sorted
+        np.zeros(2 * n * n, dtype=np.int64),  # what each of them covers of the child's need
+        np.zeros(n, dtype=np.uint64),  # the cells a child leaves uncovered, a mask per row
+        np.zeros((4, lines), dtype=np.int64),  # those a first member covers, per line
     )
 
 
