@@ -470,7 +470,7 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, 
     the union bound of two centres rules it out (:func:`_centres`; children
     with at least 2 queens left).
     """
-    near, counts, order, best, heads, taken, cells, worths, left, mine = scratch
+    near, counts, order, best, heads, taken, cells, worths, left, mine, place = scratch
     total = 0
     for r in range(n):
         total += popcount(uncovered[r])
@@ -494,10 +494,15 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, 
     for r in range(n):
         w = allowed[r]
         while w:
-            cell = r * n + np.int64(lowest_index(w))
+            c = np.int64(lowest_index(w))
             w &= w - _ONE
-            order[heads[cover[cell]]] = cell
-            heads[cover[cell]] += 1
+            cell = r * n + c
+            t = heads[cover[cell]]
+            order[t] = cell
+            place[0, t] = r  # no division by n later
+            place[1, t] = c
+            place[2, t] = cover[cell]
+            heads[cover[cell]] = t + 1
     kept = 0
     for i in range(m):
         q = cand[i]
@@ -510,7 +515,7 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, 
         if keep and need > 0 and level >= CENTRES and 3 <= j <= 5:
             keep = _centres(
                 n, j - 1, need, q, uncovered, cover, order, size, near, counts, taken, cells,
-                worths, best, heads, left, mine,
+                worths, best, heads, left, mine, place,
             )  # fmt: skip
         if keep:
             cand[kept] = q
@@ -611,7 +616,7 @@ def _reaches(n, j, need, q, uncovered, cover, order, size, near, counts, best, t
 @kernel()
 def _centres(
     n, j, need, q, uncovered, cover, order, size, near, counts, taken, cells, worths, best, heads,
-    left, mine,
+    left, mine, place,
 ):  # fmt: skip
     """Whether the union bound of two centres lets j >= 2 queens besides q cover ``need`` cells.
 
@@ -644,24 +649,25 @@ def _centres(
     shift = cells.shape[0] // 2  # where the sorted cells go
     for r in range(n):
         left[r] = uncovered[r] & ~near[r]
+    rq = q // n
+    cq = q % n
     for t in range(size):
-        x = order[t]
-        cap = cover[x]
+        cap = place[2, t]
         most = (j - 1 - filled) * cap  # the j - 1 largest v can reach no more than this
         for i in range(filled):
             most += max(best[i], cap)
         if cap < need - most:
             break  # no later cell reaches the floor
-        r = x // n
-        c = x % n
-        if x == q or (taken[r] >> np.uint64(c)) & _ONE:
+        r = place[0, t]
+        c = place[1, t]
+        if (r == rq and c == cq) or (taken[r] >> np.uint64(c)) & _ONE:
             continue
         value = cap - counts[0, r] - counts[1, c] - counts[2, c - r + n - 1] - counts[3, r + c]
         if (near[r] >> np.uint64(c)) & _ONE:
             value += 3
         if value <= 0:
             continue
-        cells[m] = x
+        cells[m] = t  # its place in ``order``
         worths[m] = value
         m += 1
         if filled == j - 1:
@@ -703,9 +709,8 @@ def _centres(
             most += worths[b]
         if most < need:
             break  # nor from any later first member: the j from here are the largest
-        y = cells[a]
-        ry = y // n
-        cy = y % n
+        ry = place[0, cells[a]]
+        cy = place[1, cells[a]]
         mine[:, :] = 0  # the cells of U that y covers, per line
         for r in range(n):
             if r == ry:
@@ -731,9 +736,8 @@ def _centres(
                 most += max(best[i], cap)
             if most < rest:
                 break
-            z = cells[b]
-            r = z // n
-            c = z % n
+            r = place[0, cells[b]]
+            c = place[1, cells[b]]
             value = cap - mine[0, r] - mine[1, c] - mine[2, c - r + n - 1] - mine[3, r + c]
             if (r == ry or c == cy or r - c == ry - cy or r + c == ry + cy) and (
                 left[r] >> np.uint64(c)
@@ -864,6 +868,7 @@ def _lookahead(n, k):
         np.zeros(2 * n * n, dtype=np.int64),  # what each of them covers of the child's need
         np.zeros(n, dtype=np.uint64),  # the cells a child leaves uncovered, a mask per row
         np.zeros((4, lines), dtype=np.int64),  # those a first member covers, per line
+        np.zeros((3, n * n), dtype=np.int64),  # row, column and cover of each cell of ``order``
     )
 
 
