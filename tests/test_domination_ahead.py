@@ -9,8 +9,10 @@ children that their own cover bound would cut (:func:`cpqueens.kernels.dominatio
 at :data:`~cpqueens.kernels.domination.TARGET` (the parts' default, ``domination.CUT``)
 also those their own frame would cut, and it branches on the uncovered cell with the
 fewest cells that can still be in a covering set (a node where some uncovered cell has
-none is cut). These tests check both node by node against a brute force, and that no
-queen of a covering set is ever dropped.
+none is cut). At :data:`~cpqueens.kernels.domination.CENTRES` it also drops the children
+that the union bound of two centres rules out (:func:`cpqueens.kernels.domination._centres`).
+These tests check them node by node against a brute force, and that no queen of a
+covering set is ever dropped.
 """
 
 from __future__ import annotations
@@ -118,6 +120,55 @@ def test_every_child_the_look_ahead_drops_has_no_completion_by_brute_force(
     assert framed > 0 or level < kernel.TARGET  # and the children's frame
 
 
+def _words(mask):
+    """A board's mask (an int of up to 128 cells) as two 64-bit words, for numpy."""
+    return [mask & (2**64 - 1), mask >> 64]
+
+
+def _covered_by(lines, left, cells, more):
+    """Whether ``more`` (2 or 3) of ``cells`` cover ``left`` (masks as rows of 2 words).
+
+    ``lines``: each cell's mask. The last cell runs over all of ``cells``: a set of fewer
+    that covers ``left`` is completed by any other cell.
+    """
+    leaves = ~lines[cells]  # what each cell leaves uncovered
+    if more == 2:
+        return bool(((left & leaves[:, None, :] & leaves[None, :, :]) == 0).all(axis=2).any())
+    for a in range(len(cells) - 1):
+        pairs = left & leaves[a] & leaves[a + 1 :]  # a with each later b
+        if ((pairs[:, None, :] & leaves[None, :, :]) == 0).all(axis=2).any():
+            return True
+    return False
+
+
+@pytest.mark.parametrize(("n", "k", "placed", "nodes"), [(8, 5, 2, 8), (9, 5, 2, 8), (10, 5, 1, 5)])
+def test_every_child_the_two_centres_drop_has_no_completion_by_brute_force(n, k, placed, nodes):
+    # 3 or 4 queens left: a child dropped has no 2 or 3 queens to complete it (numpy)
+    lines = np.array([_words(mask) for mask in _covers(n)], dtype=np.uint64)
+    board = np.array(_words((1 << (n * n)) - 1), dtype=np.uint64)
+    rng = random.Random(n * 13 + k)
+    dropped = 0
+    for _ in range(nodes):
+        queens = rng.sample(range(n * n), placed)
+        plain = _children(n, k, queens, kernel.TARGET)
+        centres = _children(n, k, queens, kernel.CENTRES)
+        assert [q for q in plain if q in centres] == centres  # fewer, in order
+        covered = np.zeros(2, dtype=np.uint64)
+        for cell in queens:
+            covered |= lines[cell]
+        for i, q in enumerate(plain):
+            if q in centres:
+                continue
+            dropped += 1
+            left = board & ~(covered | lines[q])
+            # the sets holding an earlier child that is kept are searched below that child
+            earlier = {cell for cell in plain[:i] if cell in centres}
+            cells = np.array([c for c in range(n * n) if c not in earlier], dtype=np.int64)
+            more = k - placed - 1
+            assert not _covered_by(lines, left, cells, more), (n, k, sorted(queens), q)
+    assert dropped > 0  # the test sees the two centres at work
+
+
 @pytest.mark.parametrize(("n", "k", "placed", "nodes"), [(8, 4, 2, 60), (9, 5, 3, 60)])
 def test_every_node_the_target_cell_cuts_has_no_completion_by_brute_force(n, k, placed, nodes):
     lines = _covers(n)
@@ -136,7 +187,7 @@ def test_every_node_the_target_cell_cuts_has_no_completion_by_brute_force(n, k, 
     assert cut > 0  # the test sees the cut at work
 
 
-@pytest.mark.parametrize("level", [kernel.AHEAD, kernel.TARGET])
+@pytest.mark.parametrize("level", [kernel.AHEAD, kernel.TARGET, kernel.CENTRES])
 @pytest.mark.parametrize(("n", "k"), [(9, 5), (12, 6)])
 def test_no_queen_of_a_covering_set_is_dropped(n, k, level):
     _, _, found = domination._search(n, k, -1, (), True, None)

@@ -3,11 +3,13 @@
 The cut (:func:`cpqueens.kernels.domination._framed_out`) drops a node when
 the frame of the empty rows and columns holds more diagonal-only cells than
 the queens left can reach; these tests check it against the search without
-it, against OEIS A002564 and, node by node, against a brute force.
+it (at each level up to :data:`~cpqueens.kernels.domination.CENTRES`), against OEIS
+A002564 and, node by node, against a brute force.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -23,17 +25,22 @@ A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8]
 A002564 = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8]
 
 
+@functools.cache
+def _without(n, k):
+    """The sets and classes of k queens covering n x n, searched with no cut."""
+    return domination._search(n, k, -1, (), False, None, frame=kernel.NONE)[:2]
+
+
+@pytest.mark.parametrize("level", [kernel.AHEAD, kernel.TARGET, kernel.CENTRES])
 @pytest.mark.parametrize("n", range(3, 11))
-def test_the_search_counts_the_same_sets_with_the_frame_cut_and_without(n):
+def test_the_search_counts_the_same_sets_with_the_frame_cut_and_without(n, level):
     gamma = A075458[n - 1]
     for k in range(gamma - 1, gamma + (2 if n <= 7 else 1)):
-        without = domination._search(n, k, -1, (), False, None, frame=kernel.NONE)
-        for level in (kernel.AHEAD, kernel.TARGET):
-            with_cut = domination._search(n, k, -1, (), False, None, frame=level)
-            assert with_cut[:2] == without[:2], (n, k, level)
+        with_cut = domination._search(n, k, -1, (), False, None, frame=level)
+        assert with_cut[:2] == _without(n, k), (n, k, level)
 
 
-@pytest.mark.parametrize("level", [kernel.FRAME, kernel.TARGET])
+@pytest.mark.parametrize("level", [kernel.FRAME, kernel.TARGET, kernel.CENTRES])
 @pytest.mark.parametrize("n", [11, 12])
 def test_the_minimum_sets_match_a002564_with_the_frame_cut(n, level):
     sets, _, _ = domination._search(n, A075458[n - 1], -1, (), False, None, frame=level)

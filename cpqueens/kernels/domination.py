@@ -651,13 +651,16 @@ def _centres(
         left[r] = uncovered[r] & ~near[r]
     rq = q // n
     cq = q % n
+    last = -1
     for t in range(size):
         cap = place[2, t]
-        most = (j - 1 - filled) * cap  # the j - 1 largest v can reach no more than this
-        for i in range(filled):
-            most += max(best[i], cap)
-        if cap < need - most:
-            break  # no later cell reaches the floor
+        if cap != last:  # at the same cap, what the j - 1 largest v can reach only grows
+            last = cap
+            most = (j - 1 - filled) * cap  # the j - 1 largest v can reach no more than this
+            for i in range(filled):
+                most += max(best[i], cap)
+            if cap < need - most:
+                break  # no later cell reaches the floor
         r = place[0, t]
         c = place[1, t]
         if (r == rq and c == cq) or (taken[r] >> np.uint64(c)) & _ONE:
