@@ -499,9 +499,10 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, 
             cell = r * n + c
             t = heads[cover[cell]]
             order[t] = cell
-            place[0, t] = r  # no division by n later
-            place[1, t] = c
-            place[2, t] = cover[cell]
+            if level >= CENTRES:  # no division by n in _centres
+                place[0, t] = r
+                place[1, t] = c
+                place[2, t] = cover[cell]
             heads[cover[cell]] = t + 1
     kept = 0
     for i in range(m):
