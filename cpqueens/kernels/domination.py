@@ -619,30 +619,37 @@ def _centres(
     n, j, need, q, uncovered, cover, order, size, near, counts, taken, cells, worths, best, heads,
     left, mine, place,
 ):  # fmt: skip
-    """Whether the union bound of two centres lets j >= 2 queens besides q cover ``need`` cells.
+    """Whether j >= 2 queens besides q may cover the ``need`` cells q leaves: two centres' bound.
 
-    Child q must cover U, the ``need`` cells of ``uncovered`` that q's lines
-    leave (``near``: those q covers, ``counts``: their line counts, both
-    :func:`_reaches`'), with a set S of j queens on the cells of ``order``
-    (the allowed cells, the largest ``cover`` first) other than q and the
-    kept earlier siblings (``taken``). Write A_x for the cells of U that x
-    covers and v(x) = |A_x| (``cover[x]`` less q's cells on x's lines).
+    Child q must cover U (``uncovered`` less ``near``, the cells q covers;
+    |U| = ``need``) with a set S of j queens on the cells of ``order`` (the
+    allowed cells, the largest cover first) other than q and the kept
+    earlier siblings (``taken``), which q's subtree forbids. Write A_x for
+    the cells of U that x covers and v(x) = |A_x|: x's cover less q's cells
+    on x's lines (``counts``: :func:`_reaches`' line counts of ``near``).
 
-    - A cell z with v(z) below ``need`` less the j - 1 largest v is in no
-      such S (S's cover is at most the sum of its v): the others are left
-      out, and those kept are sorted by v, the largest first (``cells``,
-      ``worths``).
-    - Let y be S's member that comes first in that list. By the union bound
-      ``|U| <= |A_y| + sum over z in S - y of |A_z - A_y|``, with
-      ``|A_z - A_y| = v(z) - |A_y & A_z|`` (:func:`_overlap`) and every z after
-      y; so S exists only if for some y, v(y) plus the j - 1 largest of
-      ``v(z) - |A_y & A_z|`` over the cells z after y reach ``need``.
+    - The members. S covers at most the sum of its v, so each member z has
+      v(z) >= need - T, T the j - 1 largest v (the floor). The scan along
+      ``order`` (the cover caps v and falls) stops where no later cell
+      reaches the floor; had a later one been among the j - 1 largest, no j
+      cells would reach ``need`` at all. The cells of v > 0 at the floor or
+      above are listed by v, the largest first (``cells``: their places in
+      ``order``; ``worths``); a member of v 0 covers nothing, and S without
+      it still covers U.
+    - Two centres. Let y be S's member listed first. By the union bound
+      ``|U| <= |A_y| + sum over S's other members z of |A_z - A_y|``, where
+      ``|A_z - A_y| = v(z) - |A_y & A_z|``, ``|A_y & A_z|`` being A_y's cells
+      on z's four lines (``mine``: A_y's line counts) less 3 if z is in A_y
+      (counted on each of its lines), and every z is listed after y. So S
+      exists only if for some listed y, v(y) plus the j - 1 largest of
+      these worths over the cells listed after y reach ``need``.
 
-    No y passes: q has no completion, and is dropped; the first y that
-    passes keeps it. Each worth after y is at most v(y), so the first
-    members stop where j copies of v(y) fall short; a scan stops as
-    :func:`_reaches` does, v capping every later worth. ``ucount``: the
-    node's uncovered cells per line; ``best``: scratch.
+    No y passes: q has no completion, and is dropped (the first y that
+    passes keeps it). A worth is at most v(z), and v falls along the list:
+    the first members stop where y and the j - 1 cells after it fall short,
+    and each scan stops as :func:`_reaches`' does. ``place``: the row,
+    column and cover of each cell of ``order``; ``best``, ``heads``,
+    ``left`` (U, a mask per row) and ``mine``: scratch.
     """
     filled = 0  # the j - 1 largest v, and the cells that may beat the floor
     top = 0
@@ -687,7 +694,7 @@ def _centres(
         filled += 1
         top += value
     floor = max(need - top, 1)
-    vmax = best[0]
+    vmax = best[0] if filled > 0 else 0
     for value in range(floor, vmax + 1):
         heads[value] = 0
     for t in range(m):  # the cells at the floor or above, the largest v first: by counting
@@ -706,10 +713,10 @@ def _centres(
             heads[value] += 1
     for a in range(shift, shift + kept):
         first = worths[a]
-        if a + j > shift + kept:
-            break  # fewer than j cells from here
-        most = first
-        for b in range(a + 1, a + j):
+        if first >= need:
+            return True  # y alone
+        most = first  # y and the j - 1 next (fewer near the end: S may hold cells left out)
+        for b in range(a + 1, min(a + j, shift + kept)):
             most += worths[b]
         if most < need:
             break  # nor from any later first member: the j from here are the largest
@@ -764,78 +771,6 @@ def _centres(
             if total >= rest:
                 return True
     return False
-
-
-@kernel()
-def _left(n, r, c, uncovered, near):
-    """1 if (r, c) is on the board and a cell the child leaves (``uncovered`` less ``near``)."""
-    if r < 0 or r >= n or c < 0 or c >= n:
-        return 0
-    return np.int64(((uncovered[r] & ~near[r]) >> np.uint64(c)) & _ONE)
-
-
-@kernel()
-def _overlap(n, y, z, uncovered, near, ucount, counts):
-    """How many cells both y and z cover among those a child leaves (``uncovered`` less ``near``).
-
-    Two cells share at most one line: its cells left are its count in
-    ``ucount`` less ``near``'s (``counts``). Each other line of y meets each
-    other line of z that is not parallel to it in at most one cell, never y
-    or z (that would be a second shared line) and never twice the same (a
-    cell on two of y's lines is y): at most 12 meetings, 6 beside a shared
-    line, each tested.
-    """
-    ry = y // n
-    cy = y % n
-    rz = z // n
-    cz = z % n
-    dy = cy - ry
-    dz = cz - rz
-    sy = ry + cy
-    sz = rz + cz
-    total = 0
-    shared = -1
-    if ry == rz:
-        shared = 0
-        total = ucount[0, ry] - counts[0, ry]
-    elif cy == cz:
-        shared = 1
-        total = ucount[1, cy] - counts[1, cy]
-    elif dy == dz:
-        shared = 2
-        total = ucount[2, dy + n - 1] - counts[2, dy + n - 1]
-    elif sy == sz:
-        shared = 3
-        total = ucount[3, sy] - counts[3, sy]
-    if shared != 0:  # y's row with z's column, diagonal, anti-diagonal
-        if shared != 1:
-            total += _left(n, ry, cz, uncovered, near)
-        if shared != 2:
-            total += _left(n, ry, ry + dz, uncovered, near)
-        if shared != 3:
-            total += _left(n, ry, sz - ry, uncovered, near)
-    if shared != 1:  # y's column
-        if shared != 0:
-            total += _left(n, rz, cy, uncovered, near)
-        if shared != 2:
-            total += _left(n, cy - dz, cy, uncovered, near)
-        if shared != 3:
-            total += _left(n, sz - cy, cy, uncovered, near)
-    if shared != 2:  # y's diagonal
-        if shared != 0:
-            total += _left(n, rz, rz + dy, uncovered, near)
-        if shared != 1:
-            total += _left(n, cz - dy, cz, uncovered, near)
-        if shared != 3 and (sz - dy) % 2 == 0:
-            total += _left(n, (sz - dy) // 2, (sz + dy) // 2, uncovered, near)
-    if shared != 3:  # y's anti-diagonal
-        if shared != 0:
-            total += _left(n, rz, sy - rz, uncovered, near)
-        if shared != 1:
-            total += _left(n, sy - cz, cz, uncovered, near)
-        if shared != 2 and (sy - dz) % 2 == 0:
-            total += _left(n, (sy - dz) // 2, (sy + dz) // 2, uncovered, near)
-    return total
 
 
 @kernel()
