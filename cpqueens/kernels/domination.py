@@ -27,6 +27,11 @@ queens is met once. A node is cut when
   columns chosen at best). It cuts most where the argument has least slack,
   8k - 4n + 4 cells (4 at n = 18 and 20 with k = n/2).
 
+The higher levels of ``frame`` look ahead at the children (:func:`_ahead`): at
+:data:`CENTRES`, a child with 2 to 4 queens left is also dropped by the union
+bound of two centres (:func:`_centres`: every covering set has a first member
+y, and covers at most y's cells plus what each other member adds to y's).
+
 The board's 8 symmetries are used by a split of the root (made by
 :mod:`cpqueens.backends.bitmask.domination`): the cells are ordered by their
 orbit under the symmetries, and part ``q0`` holds the sets whose first orbit is
@@ -59,6 +64,10 @@ EXHAUSTED, PAUSED, FOUND, NO_PATH = 0, -1, 1, -2
 #: and (:data:`CENTRES`) the look-ahead's children cut by the union bound of two centres
 #: too (:func:`_centres`).
 NONE, FRAME, AHEAD, TARGET, CENTRES = 0, 1, 2, 3, 4
+#: The most queens left at a node whose children :func:`_centres` tests (n = 19: at nodes
+#: with 6 left too it drops more and costs more than that saves; at 3 and 4 alone it saves
+#: nothing, at 5 most of what it saves).
+CENTRED = 5
 #: What :func:`_evaluate` returns for k queens that cover the board.
 LEAF = -1
 #: counters[...]: the depth, whether the node there is new, the queens placed at the start,
@@ -468,7 +477,7 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, 
     (:func:`_child_framed`; ``rows`` and ``cols``: the node's occupied ones,
     ``work``: :func:`_workspace`'s arrays); from :data:`CENTRES` on, also when
     the union bound of two centres rules it out (:func:`_centres`; children
-    with at least 2 queens left).
+    with 2 to :data:`CENTRED` - 1 queens left).
     """
     near, counts, order, best, heads, taken, cells, worths, left, mine, place = scratch
     total = 0
@@ -513,7 +522,7 @@ def _ahead(n, j, uncovered, allowed, cover, cand, m, scratch, rows, cols, work, 
         )
         if keep and need > 0 and level >= TARGET:
             keep = not _child_framed(n, j - 1, q, uncovered, near, rows, cols, work)
-        if keep and need > 0 and level >= CENTRES and 3 <= j <= 5:
+        if keep and need > 0 and level >= CENTRES and 3 <= j <= CENTRED:
             keep = _centres(
                 n, j - 1, need, q, uncovered, cover, order, size, near, counts, taken, cells,
                 worths, best, heads, left, mine, place,
