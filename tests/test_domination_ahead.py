@@ -4,13 +4,14 @@ A child dropped at a node leaves no covering set that avoids the node's earlier 
 children (those sets are searched below the earlier child); so a covering set's first
 child is always kept.
 
-At the cut level :data:`cpqueens.kernels.domination.AHEAD`, a node drops the
-children that their own cover bound would cut (:func:`cpqueens.kernels.domination._ahead`);
-at :data:`~cpqueens.kernels.domination.TARGET` (the parts' default, ``domination.CUT``)
-also those their own frame would cut, and it branches on the uncovered cell with the
-fewest cells that can still be in a covering set (a node where some uncovered cell has
-none is cut). At :data:`~cpqueens.kernels.domination.CENTRES` it also drops the children
-that the union bound of two centres rules out (:func:`cpqueens.kernels.domination._centres`).
+At the cut level :data:`cpqueens.kernels.domination.AHEAD`, a node drops the children
+that their own cover bound would cut (:func:`cpqueens.kernels.domination._ahead`); at
+:data:`~cpqueens.kernels.domination.TARGET` also those their own frame would cut, and it
+branches on the uncovered cell with the fewest cells that can still be in a covering set (a
+node where some uncovered cell has none is cut). At
+:data:`~cpqueens.kernels.domination.CENTRES` (the parts' default, ``domination.CUT``) it
+also drops the children that the union bound of two centres rules out
+(:func:`cpqueens.kernels.domination._centres`).
 These tests check them node by node against a brute force, and that no queen of a
 covering set is ever dropped.
 """
