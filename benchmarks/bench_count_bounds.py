@@ -83,7 +83,7 @@ def nodes_and_leaves(allowed: np.ndarray) -> tuple[int, int]:
 
 @njit(cache=False)
 def _looked_ahead(n, depth, c, d, a, at, checks):
-    """The plain search's (solutions, nodes) below one node, with the full look-ahead at depth ``at``."""
+    """The plain search's (solutions, nodes) below a node, the full look-ahead at depth ``at``."""
     full = (1 << n) - 1
     if depth == n:
         return 1, 1
@@ -107,7 +107,8 @@ def _looked_ahead(n, depth, c, d, a, at, checks):
     while free:
         bit = free & -free
         free ^= bit
-        s, k = _looked_ahead(n, depth + 1, c | bit, ((d | bit) << 1) & full, (a | bit) >> 1, at, checks)
+        below_d = ((d | bit) << 1) & full
+        s, k = _looked_ahead(n, depth + 1, c | bit, below_d, (a | bit) >> 1, at, checks)
         solutions += s
         nodes += k
     return solutions, nodes
@@ -115,7 +116,7 @@ def _looked_ahead(n, depth, c, d, a, at, checks):
 
 @njit(cache=False)
 def _rests(n, k, out):
-    """Each node at depth n - k as (its empty columns shifted to 0, the free cells of the k x k rest)."""
+    """Each node at depth n - k: its empty columns shifted to 0, the free cells below."""
     full = (1 << n) - 1
     stack = np.zeros((n + 1, 4), np.int64)
     depth = 0
@@ -175,7 +176,7 @@ def _rests(n, k, out):
 
 @njit(cache=False)
 def _halves(n, top, out):
-    """Every placement of the top half (rows 0..h-1) or the bottom one, as (columns, r - c set, r + c set) at row h."""
+    """Each placement of the top or bottom half: its columns, r - c and r + c sets at row h."""
     h = n // 2
     rows = h if top else n - h
     full = (1 << n) - 1
@@ -224,7 +225,7 @@ def _halves(n, top, out):
 
 
 def symmetry(n: int) -> None:
-    """The representatives' nodes per distance against the plain search's and a perfect 8-fold split."""
+    """The representatives' nodes per distance against the plain search and an 8-fold split."""
     full = (1 << n) - 1
     plain_nodes, plain_leaves = nodes_and_leaves(np.full(n, full, np.int64))
     assert plain_leaves == A000170[n], (plain_leaves, A000170[n])
@@ -266,7 +267,7 @@ def lookahead(n: int) -> None:
 
 
 def memo(n: int) -> None:
-    """The nodes at depth n - k against their distinct rests: what a memo of the last k rows saves."""
+    """The nodes at depth n - k against their distinct rests (a memo of the last k rows)."""
     print(f"n = {n}")
     print("| last k rows | nodes at depth n - k | distinct rests | nodes per rest |")
     print("| ---: | ---: | ---: | ---: |")
@@ -287,7 +288,7 @@ def halves(n: int) -> None:
         found = _halves(n, top, out)
         states, weights = np.unique(out[:found], axis=0, return_counts=True)
         by_columns: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-        for (columns, down, up), weight in zip(states.tolist(), weights.tolist()):
+        for (columns, down, up), weight in zip(states.tolist(), weights.tolist(), strict=True):
             by_columns[columns].append((down, up, weight))
         groups.append((found, len(states), by_columns))
     (tops, top_states, top_groups), (bottoms, bottom_states, bottom_groups) = groups
@@ -313,7 +314,8 @@ def main() -> None:
     parser.add_argument("what", choices=["symmetry", "lookahead", "memo", "halves"])
     parser.add_argument("n", type=int)
     args = parser.parse_args()
-    {"symmetry": symmetry, "lookahead": lookahead, "memo": memo, "halves": halves}[args.what](args.n)
+    measure = {"symmetry": symmetry, "lookahead": lookahead, "memo": memo, "halves": halves}
+    measure[args.what](args.n)
 
 
 if __name__ == "__main__":
