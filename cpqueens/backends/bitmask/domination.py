@@ -62,7 +62,7 @@ POOL_FROM = 15
 FRAME = True
 #: The cuts the parts search with: 4 (``kernels.domination.CENTRES``), level 3's and the
 #: look-ahead's children with 2 to 4 queens left cut by the union bound of two centres
-#: (paired parts: 0.70x the CPU of level 3 at n = 19, 0.87-0.91x at n = 17); 3, besides the
+#: (paired parts: 0.70-0.77x the CPU of level 3 at n = 19, 0.88-0.91x at n = 17); 3, besides the
 #: look-ahead, the branching cell chosen by
 #: the cells that can still be in a covering set and the look-ahead's children cut by their
 #: own frame (``kernels.domination.TARGET``); 2, the frame and a look-ahead that drops the
