@@ -58,7 +58,7 @@ def test_ctrl_c_stops_a_long_proof_with_its_parts_saved(tmp_path):
     # no 8 queens cover 15 x 15: a minute of parts, each saved as it ends. Stop once one is:
     # before, the search's kernel may still be compiling (a first run, an empty cache), and
     # LLVM's compiler, native code, hears Ctrl-C only when it returns. After, the search
-    # hears it between two kernel calls (domination.chunk: some 0.1 s each at every level)
+    # hears it between two kernel calls (domination.CHUNK_BY_LEVEL: some 0.1 s each)
     assert wait_for(lambda: finished(path), timeout=300)
     out, err, after = stop(process, signal.SIGINT)
     assert after < 1.5  # CPU seconds after the signal: it stopped, it did not search on

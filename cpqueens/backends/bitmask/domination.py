@@ -45,27 +45,9 @@ if TYPE_CHECKING:
 
 #: The largest board: a diagonal's index (c - r + n - 1) must fit in a 64-bit mask.
 MOST = 32
-#: Nodes per kernel call at the cut levels up to 2: some 0.1-0.3 s, so a time limit and Ctrl-C
-#: hold within that. A deeper cut spends more on a node (:func:`chunk`).
-CHUNK = 1 << 17
-
-
-def chunk(level: int) -> int:
-    """The nodes per kernel call at cut ``level``: some 0.1-0.3 s of CPU at every level.
-
-    Measured on the parts of n = 15 (8 queens, 36 parts): CHUNK nodes took 0.9 s at level 3
-    and 3.4 s at level 4, whose Ctrl-C then came up to 3.5 CPU-s late; CHUNK / 8 and
-    CHUNK / 128 take 0.12 s and 0.06 s (at most 0.15 s and 0.1 s, n = 15 and 17).
-    """
-    from cpqueens.kernels import domination as kernel
-
-    if level >= kernel.CENTRES:
-        return CHUNK >> 7
-    if level >= kernel.TARGET:
-        return CHUNK >> 3
-    return CHUNK
-
-
+#: Nodes per kernel call by cut level (0..4): some 0.1 s each, so a time limit and Ctrl-C hold
+#: within that (a deeper cut spends more on a node: 1 << 17 took 3.4 s at level 4, n = 15).
+CHUNK_BY_LEVEL = (1 << 17, 1 << 17, 1 << 17, 1 << 14, 1 << 10)
 #: Seconds the lattices may take for one size, on the way to an upper bound.
 LOCAL_SECONDS = 2.0
 #: Seconds of lattices and local search for a size below the upper bound, where a proof
@@ -322,8 +304,7 @@ def _search(
         images = images[:1]
     state = kernel.start(n, k, q0, orbit, independent)
     steps = np.array(path, dtype=np.int64)
-    level = int(frame)
-    budget = chunk(level)
+    level, budget = int(frame), CHUNK_BY_LEVEL[int(frame)]
     if clock is not None:  # before the part too: with the look-ahead most end within a chunk
         clock.check()
     while True:
