@@ -182,6 +182,27 @@ def _top(values, m, j, heads):
 
 
 @kernel()
+def _keep_largest(best, keep, filled, total, value):
+    """Put ``value`` among the ``keep`` largest in ``best``; return the new ``filled``, ``total``.
+
+    ``best[:filled]`` holds the largest so far, the largest first, and
+    ``total`` is their sum. A value no larger than the smallest of a full
+    list is left out.
+    """
+    if filled == keep:
+        if value <= best[keep - 1]:
+            return filled, total
+        total -= best[keep - 1]
+        filled -= 1
+    i = filled
+    while i > 0 and best[i - 1] < value:
+        best[i] = best[i - 1]
+        i -= 1
+    best[i] = value
+    return filled + 1, total + value
+
+
+@kernel()
 def _canonical(queens, k, q0, images):
     """The weight of a found set: its class size if it is the least image holding q0, else 0."""
     best = True
@@ -606,18 +627,7 @@ def _reaches(n, j, need, q, uncovered, cover, order, size, near, counts, best, t
         if (near[r] >> np.uint64(c)) & _ONE:
             shared -= 3
         value = cover[x] - shared
-        if filled == j:
-            if value <= best[j - 1]:
-                continue
-            total -= best[j - 1]
-            filled -= 1
-        u = filled  # insert, the largest first
-        while u > 0 and best[u - 1] < value:
-            best[u] = best[u - 1]
-            u -= 1
-        best[u] = value
-        filled += 1
-        total += value
+        filled, total = _keep_largest(best, j, filled, total, value)
         if total >= need:
             return True
     return total >= need
@@ -690,18 +700,7 @@ def _centres(
         cells[m] = t  # its place in ``order``
         worths[m] = value
         m += 1
-        if filled == j - 1:
-            if value <= best[j - 2]:
-                continue
-            top -= best[j - 2]
-            filled -= 1
-        i = filled
-        while i > 0 and best[i - 1] < value:
-            best[i] = best[i - 1]
-            i -= 1
-        best[i] = value
-        filled += 1
-        top += value
+        filled, top = _keep_largest(best, j - 1, filled, top, value)
     floor = max(need - top, 1)
     vmax = best[0] if filled > 0 else 0
     for value in range(floor, vmax + 1):
@@ -765,18 +764,7 @@ def _centres(
                 value += 3  # z itself, counted on its four lines
             if value <= 0:
                 continue
-            if filled == j - 1:
-                if value <= best[j - 2]:
-                    continue
-                total -= best[j - 2]
-                filled -= 1
-            i = filled
-            while i > 0 and best[i - 1] < value:
-                best[i] = best[i - 1]
-                i -= 1
-            best[i] = value
-            filled += 1
-            total += value
+            filled, total = _keep_largest(best, j - 1, filled, total, value)
             if total >= rest:
                 return True
     return False
