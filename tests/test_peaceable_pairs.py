@@ -45,7 +45,7 @@ def keep_the_peace(n, pieces):
     [
         (True, range(1, 11)),
         (False, range(1, 10)),
-        pytest.param(True, range(11, 14), marks=pytest.mark.slow),
+        pytest.param(True, range(11, 13), marks=pytest.mark.slow),  # 13: test_peaceable_cli
     ],
 )
 def test_the_pairs_search_proves_a250000_with_and_without_symmetry(symmetry, sizes):
