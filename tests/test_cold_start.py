@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+import cpqueens
+
 #: Never loaded by ``import cpqueens``: solvers, numba and its kernels, pools, the puzzle,
 #: cell and optimisation tasks, checkpoints, progress bars.
 HEAVY = (
@@ -171,3 +173,29 @@ def test_warm_fills_an_empty_kernel_cache_so_later_processes_compile_nothing(tmp
     # ... and loaded quickly: numba's registries (linear algebra, typed dicts) never imported,
     # nor by the counts its array implementation, which compiling imports (the kernels of
     # these counts take their scratch arrays from Python).
+
+
+def test_no_kernel_is_compiled_for_a_constant_value():
+    # A kernel calling another with a constant (0, False, -1) compiles the callee for the
+    # constant's plain type, once: numba alone compiles it again for each literal value.
+    import numba
+    from numba.core import types
+
+    from cpqueens.backends.bitmask.covering import warm_local
+
+    assert cpqueens.domination(6).value == 3  # A075458
+    assert cpqueens.domination(6, independent=True).value == 4  # A075324
+    assert cpqueens.peaceable(6).value == 5  # A250000
+    warm_local()
+    literal = []
+    kernels = 0
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("cpqueens.kernels."):
+            continue
+        for attribute, value in vars(module).items():
+            if isinstance(value, numba.core.dispatcher.Dispatcher):
+                kernels += 1
+                for signature in value.signatures:
+                    if any(isinstance(t, (types.Literal, types.Omitted)) for t in signature):
+                        literal.append(f"{name}.{attribute}{signature}")
+    assert kernels > 40 and literal == []

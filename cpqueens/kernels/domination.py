@@ -888,7 +888,7 @@ def children(n, k, independent, frame, path, occ, allowed, cand, ncand, nxt, que
     work = _workspace(n, k)
     depth = counters[DEPTH]
     for level in range(path.shape[0] + 1):
-        m = _evaluate(n, k, depth, occ, allowed, cand, work, frame)
+        m = _evaluate(n, k, depth, occ, allowed, cand, work, frame, False)
         if level == path.shape[0]:
             return max(m, 0)
         if path[level] >= m:

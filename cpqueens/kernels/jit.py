@@ -192,7 +192,7 @@ def kernel(**options: Any) -> Callable[[F], F]:
     def decorate(fn: F) -> F:
         folder = cache_folder()
         if folder is None:
-            return njit(**options)(fn)  # type: ignore[no-any-return]
+            return _plain_calls(njit(**options)(fn))
         before = config.CACHE_DIR
         config.CACHE_DIR = os.fspath(folder)  # read once, while the dispatcher is made
         try:
@@ -202,6 +202,26 @@ def kernel(**options: Any) -> Callable[[F], F]:
         quick = quick_load()
         if quick is not None and type(dispatcher._cache) is FunctionCache:
             dispatcher._cache.__class__ = quick
-        return dispatcher  # type: ignore[no-any-return]
+        return _plain_calls(dispatcher)
 
     return decorate
+
+
+def _plain_calls(dispatcher: Any) -> Any:
+    """The kernel, compiled for the plain types of a calling kernel's constants, not their values.
+
+    A kernel calling another with a constant (``0``, ``False``, ``-1``) would
+    have numba compile the callee once more for that literal value: 22 extra
+    compilations of 15 kernels, each as long as the first. The callee is
+    compiled once for ``int64`` or ``bool`` instead, whatever the caller passes.
+    """
+    from numba.core import types
+
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        plain = tuple(types.unliteral(a) for a in args)
+        return typed(plain, {name: types.unliteral(t) for name, t in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
