@@ -184,23 +184,7 @@ def test_the_compiled_counter_stops_at_its_time_limit_with_no_count():
         dominating.count(queens=6, backend="bitmask", time_limit=0.3)
 
 
-@pytest.fixture
-def python_sigint():
-    """Python's own SIGINT handler for the test, the process's back after it.
-
-    ``_thread.interrupt_main()`` acts only through Python's handler, and a process
-    started in the background by a shell without job control (``pytest ... &`` in a
-    script, nohup) inherits SIGINT ignored: Python then installs no handler, and the
-    count ran to its end (the fast tier failed so, three times, run that way).
-    """
-    import signal
-
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
-def test_ctrl_c_stops_the_compiled_counter_between_chunks(monkeypatch, python_sigint):
+def test_ctrl_c_stops_the_compiled_counter_between_chunks(monkeypatch, ctrl_c_in_process):
     import _thread
 
     from cpqueens.backends.bitmask import cells as cells_bitmask

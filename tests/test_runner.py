@@ -79,7 +79,7 @@ def look_at_each(futures):
 
 
 @pytest.mark.slow
-def test_ctrl_c_at_any_moment_leaves_every_future_free():
+def test_ctrl_c_at_any_moment_leaves_every_future_free(ctrl_c_in_process):
     # Ctrl-C may land anywhere in the waiting loop. concurrent.futures.wait takes the locks
     # of all pending futures one by one in Python code: interrupted there (two trials
     # in three here), it kept some, and the thread finishing the futures (Dask's event
