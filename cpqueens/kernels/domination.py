@@ -809,7 +809,7 @@ def _lookahead(n, k):
 
 
 @kernel()
-def _evaluate(n, k, depth, occ, allowed, cand, work, frame, checked=False):
+def _evaluate(n, k, depth, occ, allowed, cand, work, frame, checked):
     """Fill ``cand[depth]`` with the node's children; return how many, or ``LEAF``.
 
     ``checked``: the parent's look-ahead already tried the frame on this node
