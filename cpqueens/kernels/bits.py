@@ -2,13 +2,18 @@
 
 ``popcount``, ``lowest_index`` and ``leading_zeros`` are LLVM intrinsics
 (``ctpop``, ``cttz``, ``ctlz``); :func:`live` is the look-ahead that keeps only
-the cells of a row whose queen leaves the next row a cell.
+the cells of a row whose queen leaves the next row a cell. :func:`pext` is x86's
+BMI2 instruction, for the kernels to use only where :data:`FAST_PEXT` says it is one.
 """
 
 from __future__ import annotations
 
+import platform
+
 import numpy as np
+from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from cpqueens.kernels.jit import kernel
@@ -47,6 +52,50 @@ def leading_zeros(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.ctlz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+def _fast_pext() -> bool:
+    """Whether the kernels compile for a CPU where ``pext`` is one quick instruction.
+
+    x86 with BMI2, but not AMD before Zen 3 (its ``pext`` is microcoded, tens to
+    hundreds of cycles), and not when numba is told to compile for another CPU
+    (``NUMBA_CPU_NAME``, e.g. ``generic`` for a cache shared among machines) unless
+    its features name BMI2.
+    """
+    from llvmlite import binding
+    from numba.core import config
+
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    if config.CPU_NAME is not None:
+        return "+bmi2" in (config.CPU_FEATURES or "").split(",")
+    slow = ("znver1", "znver2", "bdver", "btver")
+    return bool(binding.get_host_cpu_features().get("bmi2")) and not (
+        binding.get_host_cpu_name().startswith(slow)
+    )
+
+
+#: Whether :func:`pext` may be compiled and is fast here (:func:`_fast_pext`).
+FAST_PEXT = _fast_pext()
+
+
+@intrinsic
+def pext(typingctx, x, mask):
+    """The bits of ``x`` at the set bits of ``mask``, packed into the low bits (x86 BMI2).
+
+    Compile it only where :data:`FAST_PEXT` holds: elsewhere the instruction is
+    missing or slow.
+    """
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        word = ir.IntType(64)
+        extract = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pext.64"
+        )
+        return builder.call(extract, args)
 
     return sig, codegen
 

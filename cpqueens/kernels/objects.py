@@ -80,6 +80,8 @@ def key(name: str, sources: Iterable[Path]) -> str:
     digest.update(ll.get_process_triple().encode())
     digest.update(ll.get_host_cpu_name().encode())
     digest.update(ll.get_host_cpu_features().flatten().encode())
+    for setting in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES"):  # numba told to compile for another
+        digest.update(f"{setting}={os.environ.get(setting)}".encode())
     return digest.hexdigest()[:24]
 
 
