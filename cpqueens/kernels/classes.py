@@ -39,6 +39,10 @@ The search is that of :func:`cpqueens.kernels.placements.count_placements` (expl
 stack, the last rows unrolled, here ten; nine in the hole sums' kernel) with a
 look-ahead in the last rows: a row's queen is skipped when it would leave the
 row below it no free cell, which removes a third of the nodes, all dead ends.
+The last three rows are not searched: one lookup in a table keyed by their
+free cells and the gaps of their three columns gives every way to finish them
+(:func:`_last_three`; 0.93-0.96x the CPU of their search, whole counts of
+n = 17 and 18).
 
 The search state is machine integers: ``n`` may be at most 31. The pieces are
 listed, shared among processes and summed by :mod:`cpqueens.strategies.class_count`;
