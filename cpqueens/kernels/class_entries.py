@@ -26,7 +26,10 @@ from cpqueens.kernels.edges import by_edge_queens, marks, masks
 from cpqueens.kernels.jit import lock_file
 
 #: The files whose text the object's machine code depends on (its key hashes them).
-SOURCES = tuple(Path(__file__).with_name(name) for name in ("classes.py", "bits.py", "objects.py"))
+SOURCES = tuple(
+    Path(__file__).with_name(name)
+    for name in ("classes.py", "last_rows.py", "bits.py", "objects.py")
+)
 _WORDS = ctypes.POINTER(ctypes.c_uint64)
 _LONGS = ctypes.POINTER(ctypes.c_int64)
 #: numba's calling convention: status, the result's address, the exception's, then the arguments.

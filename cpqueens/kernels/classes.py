@@ -58,67 +58,14 @@ from typing import Any
 import numpy as np
 from numba import carray, njit, types
 
-from cpqueens.kernels.bits import FAST_PEXT, live, lowest_index, pext, popcount
+from cpqueens.kernels.bits import live, lowest_index, popcount
 from cpqueens.kernels.edges import by_edge_queens, marks, masks
 from cpqueens.kernels.jit import kernel
+from cpqueens.kernels.last_rows import gathered, three_rows
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _TWO = np.uint64(2)
-
-
-def _three_rows_table() -> np.ndarray:
-    """The ways to finish the last three rows, by their free cells and their columns' gaps.
-
-    Index ``gaps * 512 + r0 * 64 + r1 * 8 + r2``: the three free columns, left to right, are
-    ``gaps``' (g1 - 1) * 3 + (g2 - 1) apart (g1, g2 capped at 3: farther columns never
-    attack within three rows), and bit i of ``r0``, ``r1``, ``r2`` says whether the i-th of
-    them is free in each row. An entry has bit 3 * i + k set when queens on free cells, one
-    a row and column, none on another's diagonal, finish the rows with the first row's queen
-    in the i-th column and the last row's in the k-th (the middle one takes the third).
-    """
-    from itertools import permutations
-
-    table = np.zeros(9 * 512, dtype=np.uint16)
-    for g1 in (1, 2, 3):
-        for g2 in (1, 2, 3):
-            at = (0, g1, g1 + g2)
-            # the orders of the columns down the rows that no diagonal forbids
-            orders = [
-                (i, j, k)
-                for i, j, k in permutations(range(3))
-                if abs(at[i] - at[j]) != 1 and abs(at[j] - at[k]) != 1 and abs(at[i] - at[k]) != 2
-            ]
-            base = ((g1 - 1) * 3 + (g2 - 1)) * 512
-            for rows in range(512):
-                free = (rows >> 6, (rows >> 3) & 7, rows & 7)
-                for i, j, k in orders:
-                    if (free[0] >> i) & (free[1] >> j) & (free[2] >> k) & 1:
-                        table[base + rows] |= 1 << (3 * i + k)
-    return table
-
-
-#: :func:`_three_rows_table`, frozen into the kernels' machine code.
-_THREE_ROWS = _three_rows_table()
-
-
-if FAST_PEXT:
-
-    @kernel(inline="always")
-    def _gathered(row, free, first, second, third):
-        """The bits of ``row`` at the three bits of ``free``, as bits 0, 1 and 2 (``pext``)."""
-        return pext(row, free)
-
-else:
-
-    @kernel(inline="always")
-    def _gathered(row, free, first, second, third):
-        """The bits of ``row`` at columns ``first``, ``second``, ``third``, as bits 0, 1 and 2."""
-        return (
-            ((row >> first) & _ONE)
-            | (((row >> second) & _ONE) << _ONE)
-            | (((row >> third) & _ONE) << np.uint64(2))
-        )
 
 
 @kernel(inline="always")
@@ -128,31 +75,19 @@ def _last_three(free, row0, row1, row2, marked, bottom, ties):
     ``free``: their three free columns; ``row0``, ``row1``, ``row2``: each row's free cells,
     the diagonals of the queens above struck out; ``marked``: the tying cells of the first
     of them, ``bottom`` the last row's; ``ties``: the tying edges so far. One lookup in
-    :data:`_THREE_ROWS` instead of a search.
+    :func:`cpqueens.kernels.last_rows.three_rows` instead of a search.
     """
-    first = lowest_index(free)
-    second = first + lowest_index((free >> first) ^ _ONE)
-    third = second + lowest_index((free >> second) ^ _ONE)
-    three = np.uint64(3)
-    gaps = (min(second - first, three) - _ONE) * three + (min(third - second, three) - _ONE)
-    ways = np.uint64(
-        _THREE_ROWS[
-            (gaps << np.uint64(9))
-            | (_gathered(row0, free, first, second, third) << np.uint64(6))
-            | (_gathered(row1, free, first, second, third) << three)
-            | _gathered(row2, free, first, second, third)
-        ]
-    )
+    ways = three_rows(free, row0, row1, row2)
     if ((marked | bottom) & free) == _ZERO:
         return np.int64(popcount(ways)) * _share(ties)
     # the ways whose first row's queen ties (bits 3i..3i+2), whose last row's queen ties (bits k)
-    top = _gathered(marked, free, first, second, third)
+    top = gathered(marked, free)
     top = (
         (top & _ONE)
         | ((top & np.uint64(2)) << np.uint64(2))
         | ((top & np.uint64(4)) << np.uint64(4))
     ) * np.uint64(7)
-    last = _gathered(bottom, free, first, second, third) * np.uint64(73)
+    last = gathered(bottom, free) * np.uint64(73)
     return (
         np.int64(popcount(ways & ~(top | last))) * _share(ties)
         + np.int64(popcount(ways & (top ^ last))) * _share(ties + 1)

@@ -22,12 +22,14 @@ import numpy as np
 
 from cpqueens.kernels.bits import live, lowest_index, popcount
 from cpqueens.kernels.jit import kernel
+from cpqueens.kernels.last_rows import three_rows
 
 #: The widest board whose placements pack into one uint64 (4 bits per row).
 MAX_PACKED_N = 16
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_TWO = np.uint64(2)
 
 
 def count_placements(allowed: np.ndarray) -> int:
@@ -54,6 +56,7 @@ def count_placements_in(allowed, stack):
     if n == 1:
         return np.int64(popcount(allowed[0]))
     last = n - 1
+    full = (_ONE << np.uint64(n)) - _ONE
     total = _ZERO
     free = allowed[0]
     c = _ZERO
@@ -123,10 +126,16 @@ def count_placements_in(allowed, stack):
                                     c5 = c4 | b5
                                     d5 = (d4 | b5) << _ONE
                                     a5 = (a4 | b5) >> _ONE
-                                    f6 = live(
-                                        row6 & ~(c5 | d5 | a5),
-                                        row7 & ~(c5 | (d5 << _ONE) | (a5 >> _ONE)),
-                                    )
+                                    # the last three rows: one lookup where their free cells
+                                    # lie in three columns (always, on an n x n board)
+                                    v6 = row6 & ~(c5 | d5 | a5)
+                                    v7 = row7 & ~(c5 | (d5 << _ONE) | (a5 >> _ONE))
+                                    v8 = row8 & ~(c5 | (d5 << _TWO) | (a5 >> _TWO))
+                                    left = full & ~c5
+                                    if popcount(left) == 3 and ((v6 | v7 | v8) & ~left) == _ZERO:
+                                        total += popcount(three_rows(left, v6, v7, v8))
+                                        continue
+                                    f6 = live(v6, v7)
                                     while f6 != _ZERO:
                                         b6 = f6 & (~f6 + _ONE)
                                         f6 ^= b6
