@@ -5,8 +5,9 @@ count with one lookup in ``last_rows.THREE_ROWS``, keyed by the cells left free
 and the gaps between the three free columns, gathered with x86's ``pext`` where
 it is fast and with shifts elsewhere. The table is checked here against queens
 placed on real coordinates, the placements kernel against the brute-force oracle
-on holed boards, and the shifts' way (the one this machine does not take when it
-has BMI2) by whole counts in a fresh interpreter told to compile for a generic CPU.
+on holed boards, the hole sums' kernel against the placements kernel, and the
+shifts' way (the one this machine does not take when it has BMI2) by whole counts
+in a fresh interpreter told to compile for a generic CPU.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pytest
 
 from cpqueens.kernels.last_rows import THREE_ROWS
 from cpqueens.kernels.placements import count_placements
+from cpqueens.strategies import class_count
 from tests.oracle import placements
 
 #: OEIS A000170 and A002562, n = 1..14.
@@ -81,6 +83,21 @@ def test_the_placements_kernel_counts_holed_boards_as_the_oracle(n, holes):
     assert count_placements(row_masks(n, holes)) == len(placements(n, holes))
 
 
+@pytest.mark.parametrize(("n", "seed"), [(9, 1), (10, 2), (11, 3), (12, 4)])
+def test_the_hole_sums_kernel_weighs_each_way_of_the_lookup_by_its_cells(n, seed):
+    # count_less_holes sums 24 x (the free board less, per hole, its solutions with a queen
+    # there) over the "top" pieces: the lookup's ways each read their three queens' cells.
+    # The reference is the placements kernel, which has no symmetry and no cell weights
+    # (checked against the brute-force oracle above).
+    holes = random.Random(seed).sample([(r, c) for r in range(n) for c in range(n)], 3)
+    tops = [piece for piece in class_count.pieces(n, 1) if piece[0] == "top"]
+    value = sum(class_count.count_less_holes(n, piece, tuple(holes)) for piece in tops)
+    free = count_placements(row_masks(n, []))
+    on_holes = sum(free - count_placements(row_masks(n, [hole])) for hole in holes)
+    assert free == A000170[n - 1]
+    assert value == 24 * (free - on_holes)
+
+
 COUNT_GENERIC = """
 from cpqueens.kernels import bits
 import cpqueens
@@ -89,6 +106,7 @@ print(*(cpqueens.model(n).count() for n in range(1, 15)))
 print(*(cpqueens.model(n).count(unique=True) for n in range(1, 15)))
 import numpy as np
 from cpqueens.kernels.placements import count_placements
+from cpqueens.strategies import class_count
 print(*(count_placements(np.array(masks, dtype=np.uint64)) for masks in {boards}))
 """
 

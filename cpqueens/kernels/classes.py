@@ -42,7 +42,8 @@ row below it no free cell, which removes a third of the nodes, all dead ends.
 The last three rows are not searched: one lookup in a table keyed by their
 free cells and the gaps of their three columns gives every way to finish them
 (:func:`_last_three`; 0.93-0.96x the CPU of their search, whole counts of
-n = 17 and 18).
+n = 17 and 18). The hole sums' kernel reads each way's three cells too
+(:func:`_last_three_hits`; 0.92x the CPU of a 17 x 17 board with four holes).
 
 The search state is machine integers: ``n`` may be at most 31. The pieces are
 listed, shared among processes and summed by :mod:`cpqueens.strategies.class_count`;
@@ -61,7 +62,7 @@ from numba import carray, njit, types
 from cpqueens.kernels.bits import live, lowest_index, popcount
 from cpqueens.kernels.edges import by_edge_queens, marks, masks
 from cpqueens.kernels.jit import kernel
-from cpqueens.kernels.last_rows import gathered, three_rows
+from cpqueens.kernels.last_rows import columns, gathered, three_rows
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -93,6 +94,35 @@ def _last_three(free, row0, row1, row2, marked, bottom, ties):
         + np.int64(popcount(ways & (top ^ last))) * _share(ties + 1)
         + np.int64(popcount(ways & top & last)) * _share(ties + 2)
     )
+
+
+@kernel(inline="always")
+def _last_three_hits(free, row0, row1, row2, marked, bottom, ties, cellw, last, above):
+    """:func:`_last_three`'s weighed leaves, and their weights times their queens' ``cellw``.
+
+    As :func:`_last_three`, with ``cellw`` (per cell), ``last`` (the last row's index) and
+    ``above`` (the cell weights of the queens above): each way of the lookup's mask is
+    read in turn, its three queens' cells added to ``above``.
+    """
+    ways = three_rows(free, row0, row1, row2)
+    if ways == _ZERO:
+        return np.int64(0), np.int64(0)
+    first, second, third = columns(free)
+    twelfths = np.int64(0)
+    hits = np.int64(0)
+    while ways != _ZERO:
+        way = lowest_index(ways)
+        ways &= ways - _ONE
+        i = (way * np.uint64(11)) >> np.uint64(5)  # way // 3 for way < 9
+        k = way - i * np.uint64(3)
+        top = first if i == 0 else (second if i == 1 else third)
+        end = first if k == 0 else (second if k == 1 else third)
+        middle = first + second + third - top - end
+        tie = ties + np.int64((marked >> top) & _ONE) + np.int64((bottom >> end) & _ONE)
+        w = _share(tie)
+        twelfths += w
+        hits += w * (above + cellw[last - 2, top] + cellw[last - 1, middle] + cellw[last, end])
+    return twelfths, hits
 
 
 @kernel(inline="always")
@@ -291,10 +321,10 @@ def _weighed_hits(allowed, marks, bottom, cellw, sums, ties, stack):
     while True:
         if depth == unrolled:
             # The last nine rows, unrolled: level j places row last - 8 + j (choices
-            # fj, queen bj, tying cells so far tj, then columns cj and diagonals dj,
-            # aj for the row below). From level 2 on, where dead ends abound, a
-            # row's choices skip the queens that leave the row below no free cell,
-            # so the last row needs no loop.
+            # fj, queen bj, tying cells so far tj, cell weights sj, then columns cj
+            # and diagonals dj, aj for the row below). From level 2 on, where dead
+            # ends abound, a row's choices skip the queens that leave the row below
+            # no free cell. The last three rows are one lookup.
             row1 = allowed[last - 7]
             row2 = allowed[last - 6]
             row3 = allowed[last - 5]
@@ -374,53 +404,21 @@ def _weighed_hits(allowed, marks, bottom, cellw, sums, ties, stack):
                                     c5 = c4 | b5
                                     d5 = (d4 | b5) << _ONE
                                     a5 = (a4 | b5) >> _ONE
-                                    f6 = live(
+                                    # the last three rows: one lookup, each way's cells read
+                                    found = _last_three_hits(
+                                        full & ~c5,
                                         row6 & ~(c5 | d5 | a5),
                                         row7 & ~(c5 | (d5 << _ONE) | (a5 >> _ONE)),
+                                        row8 & ~(c5 | (d5 << _TWO) | (a5 >> _TWO)),
+                                        m6,
+                                        bottom,
+                                        np.int64(popcount(t5)),
+                                        cellw,
+                                        last,
+                                        s5,
                                     )
-                                    while f6 != _ZERO:
-                                        b6 = f6 & (~f6 + _ONE)
-                                        s6 = s5 + cellw[base + 6, lowest_index(b6)]
-                                        f6 ^= b6
-                                        c6 = c5 | b6
-                                        d6 = (d5 | b6) << _ONE
-                                        a6 = (a5 | b6) >> _ONE
-                                        # every queen left in row n - 2 completes one solution
-                                        f7 = live(
-                                            row7 & ~(c6 | d6 | a6),
-                                            row8 & ~(c6 | (d6 << _ONE) | (a6 >> _ONE)),
-                                        )
-                                        # the last queen takes the other free column
-                                        rest = full & ~c6
-                                        low = rest & (~rest + _ONE)
-                                        high = rest ^ low
-                                        ending = (
-                                            low & (_ZERO - np.uint64((bottom & high) != _ZERO))
-                                        ) | (high & (_ZERO - np.uint64((bottom & low) != _ZERO)))
-                                        tied = np.int64(popcount(f7 & ending))
-                                        edge_ties = np.int64(popcount(t5 | (b6 & m6)))
-                                        twelfths += (np.int64(popcount(f7)) - tied) * _share(
-                                            edge_ties
-                                        )
-                                        twelfths += tied * _share(edge_ties + 1)
-                                        if f7 & low:
-                                            w = _share(
-                                                edge_ties + np.int64((ending & low) != _ZERO)
-                                            )
-                                            hits += w * (
-                                                s6
-                                                + cellw[last - 1, lowest_index(low)]
-                                                + cellw[last, lowest_index(high)]
-                                            )
-                                        if f7 & high:
-                                            w = _share(
-                                                edge_ties + np.int64((ending & high) != _ZERO)
-                                            )
-                                            hits += w * (
-                                                s6
-                                                + cellw[last - 1, lowest_index(high)]
-                                                + cellw[last, lowest_index(low)]
-                                            )
+                                    twelfths += found[0]
+                                    hits += found[1]
         else:
             descended = False
             while free != _ZERO:

@@ -58,7 +58,7 @@ THREE_ROWS = _three_rows_table()
 
 
 @kernel(inline="always")
-def _columns(free):
+def columns(free):
     """The indices of the three set bits of ``free``, lowest first."""
     rest = free & (free - _ONE)
     return lowest_index(free), lowest_index(rest), lowest_index(rest & (rest - _ONE))
@@ -76,7 +76,7 @@ else:
     @kernel(inline="always")
     def gathered(row, free):
         """The bits of ``row`` at the three bits of ``free``, as bits 0, 1 and 2 (shifts)."""
-        first, second, third = _columns(free)
+        first, second, third = columns(free)
         return (
             ((row >> first) & _ONE)
             | (((row >> second) & _ONE) << _ONE)
@@ -93,7 +93,7 @@ def three_rows(free, row0, row1, row2):
     row's queen in the i-th free column (from the right, the lowest bit first) and the
     last row's in the k-th.
     """
-    first, second, third = _columns(free)  # the shifts' gathering reads the same ones
+    first, second, third = columns(free)  # the shifts' gathering reads the same ones
     gaps = (min(second - first, _THREE) - _ONE) * _THREE + (min(third - second, _THREE) - _ONE)
     return np.uint64(
         THREE_ROWS[
