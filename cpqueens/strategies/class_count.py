@@ -88,7 +88,7 @@ def pieces(n: int, depth: int = 0) -> list[Piece]:
 
     Each is (kind, distance, row-1 columns, row-2 columns): the
     representatives with row 0's queen at column ``distance`` (see
-    ``native_symmetry._masks``), and two pieces counting the solutions fixed by
+    ``kernels.edges.masks``), and two pieces counting the solutions fixed by
     the half and by the quarter turn. ``depth`` 1 cuts the representatives further
     by row 1's queen (the columns row 0's queen leaves it), 2 by row 2's too,
     so that many workers share the work evenly.
@@ -238,7 +238,7 @@ def count_less_holes(n: int, piece: Piece, holes: tuple[tuple[int, int], ...]) -
 
     Summed over a split's "top" pieces and divided by 24: the free board's count
     less, for each hole, the solutions with a queen on it
-    (``native_symmetry.count_less_holes``).
+    (``kernels.classes.count_less_holes``).
     """
     from cpqueens.kernels.classes import count_less_holes as count
 
@@ -343,7 +343,7 @@ def combine(n: int, parts: Sequence[Piece], counts: Sequence[int]) -> tuple[int,
         sums[piece[0]] += value
     twelfths, fixed180, fixed90 = sums["top"], sums["fixed180"], sums["fixed90"]
     results = (twelfths, fixed180, fixed90)
-    # twelfths sums 12 / k over the leaves, the total 4 / k (native_symmetry's docstring)
+    # twelfths sums 12 / k over the leaves, the total 4 / k (kernels.classes' docstring)
     if twelfths % 3 or (twelfths // 3 - fixed180) % 8 or (fixed180 - fixed90) % 4 or fixed90 % 2:
         raise ArithmeticError(f"inconsistent class counts for n={n}: {results}")
     total = twelfths // 3

@@ -5,7 +5,7 @@ the sum, over the sets S of holes, of (-1)^|S| times the solutions of the free
 board with a queen on every cell of S. The empty set and the single holes are
 counted together, in one pass of the symmetry kernels over the free board
 (about a sixth of a plain search): each leaf weighs its class's share less
-the holes' images its queens stand on (``native_symmetry.count_less_holes``).
+the holes' images its queens stand on (``kernels.classes.count_less_holes``).
 Every larger set is a completion with |S| >= 2 queens placed, a small search.
 Sets with two attacking cells have no solution and are left out; sets that a
 board symmetry maps onto each other have one count, so they are counted once,
