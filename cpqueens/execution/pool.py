@@ -11,7 +11,9 @@ The workers ignore Ctrl-C (the driver alone decides how to stop) and exit on
 their own if the driver dies, even by SIGKILL. Leaving the pool on an
 exception or Ctrl-C kills the workers at once instead of waiting for their
 running tasks. A worker leaves without the interpreter's teardown, so a pool
-closes in milliseconds rather than a fifth of a second.
+closes in milliseconds rather than a fifth of a second. loky's resource tracker,
+which outlives the driver, writes to the null device rather than the driver's
+stderr (:func:`_quiet_resource_tracker`).
 """
 
 from __future__ import annotations
@@ -99,6 +101,33 @@ def stop(pool: Executor) -> None:
         process.join()
 
 
+def _quiet_resource_tracker() -> None:
+    """Start loky's resource tracker (if it is not running) with its stderr on the null device.
+
+    The tracker is a process of its own that outlives the driver: it unlinks the semaphores
+    that killed workers leave registered. Under load a worker killed as the pool stops can leave
+    one that is already unlinked, and the tracker then reports it as leaked and missing, four
+    lines on the driver's stderr after the CLI's one-line error. Its reports are about loky's
+    internals and its clean-up goes on without them, so it gets the null device as stderr.
+    """
+    from loky.backend import resource_tracker
+
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no stderr to keep it from
+        resource_tracker.ensure_running()
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
 @contextmanager
 def local_pool(workers: int, prepare: Callable[[], None] | None = None) -> Iterator[Executor]:
     """A pool of ``workers`` processes, stopped at once if the block raises.
@@ -107,6 +136,7 @@ def local_pool(workers: int, prepare: Callable[[], None] | None = None) -> Itera
     """
     from loky import ProcessPoolExecutor
 
+    _quiet_resource_tracker()
     pool = ProcessPoolExecutor(
         max_workers=workers, initializer=_init_worker, initargs=(os.getpid(), prepare)
     )
