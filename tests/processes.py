@@ -7,6 +7,7 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -125,3 +126,17 @@ def wait_for(condition, timeout: float, interval: float = 0.01) -> bool:
 def environment() -> dict[str, str]:
     """The environment for a CLI subprocess: this one, unbuffered."""
     return {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+
+def run_python(
+    code: str, folder: Path = OUTSIDE, timeout: float = 120
+) -> subprocess.CompletedProcess:
+    """Run ``python -c code`` in ``folder`` to its end (both pipes read to EOF), as text."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=folder,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

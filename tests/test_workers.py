@@ -8,15 +8,13 @@ never slower than ``--workers 1`` (``benchmarks/RESULTS-workers.md``).
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 
 import cpqueens
 import cpqueens.execution.pool as pool
 from cpqueens.strategies.planner import kernels_pay, processes
-from tests.processes import OUTSIDE, environment
+from tests.processes import run_python
 
 
 @pytest.mark.parametrize("n", range(1, 17))
@@ -83,15 +81,8 @@ print(m.where(m.q[0] < m.q[11]).count(), len(seen) > 1 and all(seen))
 
 @pytest.mark.slow  # a fresh process that loads numba: a second or two
 def test_a_split_count_of_a_big_model_counts_every_part_in_the_kernel():
-    run = subprocess.run(
-        [sys.executable, "-c", SMALL_THEN_BIG],
-        cwd=OUTSIDE,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    run = run_python(SMALL_THEN_BIG)
+    assert run.returncode == 0, run.stderr
     # Half the solutions of 11 and 12 queens (A000170): the flip r -> n-1-r swaps q[0], q[n-1].
     assert run.stdout.split("\n")[:2] == ["1340 False", "7100 True"]
 
@@ -134,15 +125,10 @@ print("done")
 """
 
 
+@pytest.mark.slow  # a pool started in a fresh process: a second or two
 def test_the_resource_trackers_reports_never_reach_the_drivers_stderr(tmp_path):
     # The CLI's errors are one line on stderr: under load, the tracker's report of a semaphore
-    # a killed worker left (already unlinked) used to follow it. run() reads both pipes to their
-    # end, when the tracker too has closed them: no sleep, no race.
-    done = subprocess.run(
-        [sys.executable, "-c", LEAVES_A_MISSING_SEMAPHORE],
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-    )
+    # a killed worker left (already unlinked) used to follow it. run_python reads both pipes to
+    # their end, when the tracker too has closed them: no sleep, no race.
+    done = run_python(LEAVES_A_MISSING_SEMAPHORE, tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, "done\n", "")
